@@ -1,0 +1,24 @@
+import { AppName, appDescriptor } from './app-catalog';
+import { env, ConfigSchema } from './config';
+
+/** Variables every app reads. Each app adds its own on top (see apps/<app>/src/config.ts). */
+export function commonConfig(app: AppName) {
+  const { port, database } = appDescriptor(app);
+  return {
+    NODE_ENV: env.oneOf('runtime environment', ['development', 'test', 'production'] as const, {
+      default: 'development',
+    }),
+    LOG_LEVEL: env.oneOf('pino log level', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, {
+      default: 'info',
+    }),
+    PORT: env.int('HTTP port (health, metrics and, for the gateway, the API)', { default: port, min: 1, max: 65535 }),
+    HOST: env.string('HTTP bind address', { default: '127.0.0.1' }),
+    DATABASE_URL: env.url(`PostgreSQL URL of this app's own database (${database})`, ['postgres', 'postgresql'], {
+      default: `postgres://postgres@127.0.0.1:5432/${database}`,
+    }),
+    KAFKA_BROKERS: env.list('comma-separated Kafka bootstrap brokers', { default: '127.0.0.1:9092' }),
+    REDIS_URL: env.url('Redis URL', ['redis', 'rediss'], { default: 'redis://127.0.0.1:6379' }),
+  } satisfies ConfigSchema;
+}
+
+export type CommonConfig = ReturnType<typeof commonConfig>;
