@@ -19,10 +19,13 @@ export default [
         {
           allow: [],
           banTransitiveDependencies: false,
+          // platform's integration tests use the testing helpers, which are built on platform.
+          ignoredCircularDependencies: [['platform', 'testing']],
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:util'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:util', 'type:testing'] },
             { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:util'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:util'] },
             { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:contract', 'type:util'] },
             { sourceTag: 'type:contract', onlyDependOnLibsWithTags: ['type:util'] },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
@@ -33,7 +36,7 @@ export default [
   },
   {
     // Tests may import the app they test and the testing lib.
-    files: ['**/*.spec.ts', '**/*.test.ts', '**/test/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
 ];

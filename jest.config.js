@@ -4,6 +4,7 @@
 const swc = [
   '@swc/jest',
   {
+    swcrc: false,
     jsc: {
       parser: { syntax: 'typescript', decorators: true },
       transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
@@ -25,6 +26,8 @@ const shared = {
 };
 
 module.exports = {
+  // Integration and e2e tests wait on real brokers and databases; unit tests never get near this.
+  testTimeout: 90000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,deploy,bench}/**/*.spec.ts'] },
     {
@@ -32,14 +35,12 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
-      testTimeout: 60000,
     },
     {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/apps/e2e/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
-      testTimeout: 90000,
     },
   ],
 };

@@ -1,1 +1,4 @@
 export * from './topics';
+export * from './events';
+export * from './commands';
+export * from './accounts';

@@ -18,6 +18,9 @@ export function commonConfig(app: AppName) {
     }),
     KAFKA_BROKERS: env.list('comma-separated Kafka bootstrap brokers', { default: '127.0.0.1:9092' }),
     REDIS_URL: env.url('Redis URL', ['redis', 'rediss'], { default: 'redis://127.0.0.1:6379' }),
+    KAFKA_GROUP_PREFIX: env.string('prefix of Kafka consumer group ids (lets two stacks share a broker)', {
+      default: 'paygrid',
+    }),
   } satisfies ConfigSchema;
 }
 

@@ -112,3 +112,14 @@ export const env = {
     });
   },
 };
+
+/** For an app's main: a bad or missing value stops the process with every problem named. */
+export function loadConfigOrExit<S extends ConfigSchema>(app: string, schema: S): ConfigOf<S> {
+  try {
+    return loadConfig(schema);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${app}: ${error.message}\n`);
+    process.exit(78); // EX_CONFIG
+  }
+}

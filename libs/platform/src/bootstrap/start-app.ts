@@ -1,0 +1,77 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'pino';
+import { AppName } from '../config/app-catalog';
+import { createLogger, PinoNestLogger } from '../logging/logger';
+import { bindHttpCorrelation } from '../logging/fastify-correlation';
+import { nestKafkaOptions } from '../kafka/kafka-factory';
+import { BODY_LIMIT_BYTES } from '../http/error-mapping';
+import { HttpErrorFilter, installFastifyErrorHandlers } from '../http/http-errors';
+import { Metrics } from '../metrics/metrics';
+import { LOGGER } from '../nest/tokens';
+
+/**
+ * Boots one app: Nest on Fastify (1 MiB body limit), the spec's error envelopes for every failure,
+ * HTTP metrics, the Kafka command consumer for services, graceful shutdown on SIGTERM/SIGINT, and a
+ * clear message instead of a stack when the port is taken.
+ */
+export interface StartOptions {
+  app: AppName;
+  module: Type<unknown> | DynamicModule;
+  config: { PORT: number; HOST: string; KAFKA_BROKERS: string[]; LOG_LEVEL: string; KAFKA_GROUP_PREFIX: string };
+  /** Services consume their command topic; the gateway does not. */
+  consumesCommands: boolean;
+  /** Extra HTTP setup (routes outside Nest, global prefix, docs). */
+  configure?: (app: NestFastifyApplication, logger: Logger) => void | Promise<void>;
+}
+
+export async function createHttpApp(options: StartOptions): Promise<NestFastifyApplication> {
+  const bootLogger = createLogger(options.app, options.config.LOG_LEVEL);
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: true, return503OnClosing: true });
+  const app = await NestFactory.create<NestFastifyApplication>(options.module, adapter, {
+    logger: new PinoNestLogger(bootLogger),
+    abortOnError: false,
+  });
+  const logger = app.get<Logger>(LOGGER);
+  const fastify = app.getHttpAdapter().getInstance();
+  bindHttpCorrelation(fastify);
+  installFastifyErrorHandlers(fastify, logger);
+  app.useGlobalFilters(app.get(HttpErrorFilter));
+  const metrics = app.get(Metrics);
+  fastify.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions?.url ?? 'unmatched';
+    metrics.httpDuration.observe(
+      { method: request.method, route, status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+  await options.configure?.(app, logger);
+  if (options.consumesCommands) {
+    app.connectMicroservice(nestKafkaOptions(options.app, options.config.KAFKA_BROKERS, `${options.config.KAFKA_GROUP_PREFIX}-${options.app}`, logger));
+  }
+  app.enableShutdownHooks();
+  return app;
+}
+
+export async function startApp(options: StartOptions): Promise<INestApplication> {
+  const logger = createLogger(options.app, options.config.LOG_LEVEL);
+  try {
+    const app = await createHttpApp(options);
+    await app.startAllMicroservices();
+    await app.listen(options.config.PORT, options.config.HOST);
+    logger.info({ port: options.config.PORT, host: options.config.HOST }, `${options.app} listening`);
+    return app;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'EADDRINUSE') {
+      logger.fatal(
+        `port ${options.config.PORT} is already in use: is another Paygrid ${options.app} running? Stop it or set PORT.`,
+      );
+    } else {
+      logger.fatal({ err: error }, `${options.app} failed to start`);
+      process.stderr.write(`${options.app} failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
+    process.exit(1);
+  }
+}

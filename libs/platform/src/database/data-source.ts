@@ -1,0 +1,42 @@
+import { DataSource, EntityManager, MixedList, EntitySchema } from 'typeorm';
+import { PlatformTables1700000000000 } from './platform-tables.migration';
+
+/**
+ * Each service owns one Postgres database (architecture rule 1). This builds its TypeORM DataSource
+ * with the platform's own tables (outbox, inbox, processed commands) migrated before the app's.
+ */
+export interface DatabaseOptions {
+  url: string;
+  app: string;
+  // TypeORM's own parameter types: entity classes, schemas or glob strings.
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities?: MixedList<Function | string | EntitySchema>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations?: Function[];
+  poolSize?: number;
+}
+
+export function createDataSource(options: DatabaseOptions): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url: options.url,
+    applicationName: `paygrid-${options.app}`,
+    entities: options.entities ?? [],
+    migrations: [PlatformTables1700000000000, ...(options.migrations ?? [])],
+    migrationsTableName: 'schema_migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logging: false,
+    extra: { max: options.poolSize ?? 10, connectionTimeoutMillis: 5000 },
+  });
+}
+
+export type Executor = Pick<EntityManager, 'query'>;
+
+/** TypeORM's pg driver answers UPDATE/DELETE ... RETURNING with [rows, count]; SELECT with rows. */
+export function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
+    return result[0] as T[];
+  }
+  return result as T[];
+}

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Module, DynamicModule, INestApplication } from '@nestjs/common';
+import { MigrationInterface, QueryRunner, EntityManager, DataSource } from 'typeorm';
+import pino from 'pino';
+import { CommandEnvelope, CommandTopics } from '@paygrid/contracts';
+import { createTestDatabase, TestDatabase, testBrokers } from '@paygrid/testing';
+import { commonConfig } from '../config/common-config';
+import { loadConfig } from '../config/config';
+import { PlatformModule } from '../nest/platform.module';
+import { createHttpApp } from '../bootstrap/start-app';
+import { ApiError, envelopeA } from '../errors/api-error';
+import { Metrics } from '../metrics/metrics';
+import { CommandBus } from './command-bus';
+import { CommandHandler } from './command-handler.decorator';
+import { commandControllerFor } from './command-controller';
+
+/**
+ * Request/reply over the real broker with a real service (a test module on the payouts command
+ * topic, under its own consumer-group prefix): at-most-once application of a command_id, stored
+ * refusals, and the timeout path when the service is down, recovered by a retry once it is back.
+ */
+class TestEffectsTable1700000000001 implements MigrationInterface {
+  name = 'TestEffectsTable1700000000001';
+  async up(runner: QueryRunner) {
+    await runner.query('CREATE TABLE test_effects (id serial PRIMARY KEY, note text NOT NULL)');
+  }
+  async down(runner: QueryRunner) {
+    await runner.query('DROP TABLE test_effects');
+  }
+}
+
+@Injectable()
+class TestHandlers {
+  @CommandHandler('payouts.test_create', { mutates: true })
+  async create(command: CommandEnvelope<{ note: string; refuse?: boolean }>, manager?: EntityManager) {
+    if (command.payload.refuse) throw envelopeA('invalid_request_error', 'refused_for_test', 'refused on purpose');
+    const [row] = await manager!.query('INSERT INTO test_effects (note) VALUES ($1) RETURNING id', [command.payload.note]);
+    return { id: row.id, note: command.payload.note };
+  }
+}
+
+@Module({})
+class TestServiceModule {
+  static register(config: Parameters<typeof PlatformModule.forRoot>[0]['config']): DynamicModule {
+    return {
+      module: TestServiceModule,
+      imports: [
+        PlatformModule.forRoot({ app: 'payouts', config, database: { migrations: [TestEffectsTable1700000000001] }, commands: true }),
+      ],
+      controllers: [commandControllerFor(CommandTopics.payouts)],
+      providers: [TestHandlers],
+    };
+  }
+}
+
+describe('command bus against a real service', () => {
+  const groupPrefix = `it-${randomUUID().slice(0, 8)}`;
+  let database: TestDatabase;
+  let service: INestApplication | undefined;
+  let bus: CommandBus;
+
+  const config = () =>
+    loadConfig(commonConfig('payouts'), {
+      DATABASE_URL: database.url,
+      KAFKA_BROKERS: testBrokers().join(','),
+      KAFKA_GROUP_PREFIX: groupPrefix,
+      LOG_LEVEL: 'silent',
+    });
+
+  async function startService(): Promise<void> {
+    if (service) return;
+    const app = await createHttpApp({
+      app: 'payouts',
+      module: TestServiceModule.register(config()),
+      config: { ...config(), PORT: 0, HOST: '127.0.0.1' },
+      consumesCommands: true,
+    });
+    await app.startAllMicroservices();
+    await app.init();
+    service = app;
+  }
+
+  const send = (commandId: string, payload: object, timeoutMs = 15_000) =>
+    bus.send<{ id: number; note: string }>('payouts', 'payouts.test_create', payload, {
+      actor: null,
+      commandId,
+      timeoutMs,
+    });
+
+  beforeAll(async () => {
+    database = await createTestDatabase('commands');
+    bus = new CommandBus(
+      { clientId: 'it-bus', brokers: testBrokers(), groupId: `${groupPrefix}-bus`, timeoutMs: 15_000 },
+      pino({ level: 'silent' }),
+      new Metrics('it-bus'),
+    );
+    await bus.connect();
+  });
+
+  afterAll(async () => {
+    await bus?.close();
+    await service?.close();
+    await database?.drop();
+  });
+
+  it('answers api_error when the service is down, and the retry succeeds once it is back', async () => {
+    const commandId = `cmd-${randomUUID()}`;
+    const note = `down-${commandId}`;
+    const failure = await send(commandId, { note }, 1500).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as ApiError).status).toBe(500);
+    expect((failure as ApiError).body).toMatchObject({ type: 'api_error', code: 'api_error' });
+
+    await startService();
+    const reply = await send(commandId, { note });
+    expect(reply.note).toBe(note);
+    // The command sent while the service was down and the retry are one command: one effect.
+    expect(await effectsWithNote(note)).toBe(1);
+  });
+
+  const effectsWithNote = async (note: string) => {
+    const [row] = await service!.get(DataSource).query('SELECT count(*)::int AS n FROM test_effects WHERE note = $1', [note]);
+    return row.n as number;
+  };
+
+  it('applies a repeated command_id once and answers every repeat with the stored reply', async () => {
+    await startService();
+    const commandId = `cmd-${randomUUID()}`;
+    const note = `once-${commandId}`;
+    const first = await send(commandId, { note });
+    const repeats = await Promise.all(Array.from({ length: 10 }, () => send(commandId, { note })));
+    expect(repeats).toEqual(Array(10).fill(first));
+    expect(await effectsWithNote(note)).toBe(1);
+  });
+
+  it('applies concurrent first deliveries of one command_id once', async () => {
+    await startService();
+    const commandId = `cmd-${randomUUID()}`;
+    const note = `race-${commandId}`;
+    const replies = await Promise.all(Array.from({ length: 8 }, () => send(commandId, { note })));
+    expect(new Set(replies.map((reply) => reply.id)).size).toBe(1);
+    expect(await effectsWithNote(note)).toBe(1);
+  });
+
+  it('stores a refusal so a repeat is refused the same way without running again', async () => {
+    await startService();
+    const commandId = `cmd-${randomUUID()}`;
+    const refusal = await send(commandId, { note: 'no', refuse: true }).catch((error: unknown) => error);
+    expect((refusal as ApiError).body).toMatchObject({ code: 'refused_for_test' });
+    const note = `would-succeed-${commandId}`;
+    const repeat = await send(commandId, { note }).catch((error: unknown) => error);
+    expect((repeat as ApiError).body).toMatchObject({ code: 'refused_for_test' });
+    expect(await effectsWithNote(note)).toBe(0);
+  });
+
+  it('answers an unknown command type with operation_not_available instead of hanging', async () => {
+    await startService();
+    const failure = await bus
+      .send('payouts', 'payouts.no_such_command', {}, { actor: null, timeoutMs: 15_000 })
+      .catch((error: unknown) => error);
+    expect((failure as ApiError).body).toMatchObject({ type: 'api_error', code: 'operation_not_available' });
+  });
+});

@@ -1,0 +1,94 @@
+import { ClientKafka } from '@nestjs/microservices';
+import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
+import { Logger } from 'pino';
+import {
+  Actor,
+  CommandEnvelope,
+  CommandFamily,
+  CommandReply,
+  CommandTopics,
+} from '@paygrid/contracts';
+import { ApiError, Errors } from '../errors/api-error';
+import { currentCorrelationId, CORRELATION_HEADER } from '../logging/correlation';
+import { Metrics } from '../metrics/metrics';
+import { nestKafkaOptions } from './kafka-factory';
+
+/**
+ * The sending side of request/reply over Kafka (Nest's ClientKafka). Every command waits for its
+ * reply at most `timeoutMs`; no reply in time answers `api_error`, which is safe to retry with the
+ * same idempotency key because the retry carries the same command_id.
+ */
+export interface SendOptions {
+  actor: Actor | null;
+  commandId?: string | null;
+  timeoutMs?: number;
+  /** Kafka message key; commands of one aggregate land on one partition and stay ordered. */
+  key?: string;
+}
+
+export class CommandBus {
+  private readonly client: ClientKafka;
+  private connected = false;
+
+  constructor(
+    private readonly options: { clientId: string; brokers: string[]; groupId: string; timeoutMs: number },
+    private readonly logger: Logger,
+    private readonly metrics: Metrics,
+  ) {
+    const nest = nestKafkaOptions(options.clientId, options.brokers, options.groupId, logger);
+    this.client = new ClientKafka(nest.options ?? {});
+  }
+
+  async connect(): Promise<void> {
+    if (this.connected) return;
+    for (const topic of Object.values(CommandTopics)) this.client.subscribeToResponseOf(topic);
+    await this.client.connect();
+    this.connected = true;
+  }
+
+  async close(): Promise<void> {
+    if (!this.connected) return;
+    this.connected = false;
+    await this.client.close();
+  }
+
+  async send<R>(family: CommandFamily, type: string, payload: unknown, options: SendOptions): Promise<R> {
+    const reply = await this.request<R>(family, type, payload, options);
+    if (reply.ok) return reply.result;
+    throw ApiError.from({ status: reply.error.status, body: reply.error.body as never, headers: reply.error.headers });
+  }
+
+  /** Sends and returns the raw reply (for callers that relay a refusal as it is). */
+  async request<R>(family: CommandFamily, type: string, payload: unknown, options: SendOptions): Promise<CommandReply<R>> {
+    const envelope: CommandEnvelope = {
+      type,
+      command_id: options.commandId ?? null,
+      actor: options.actor,
+      payload,
+      sent_at: new Date().toISOString(),
+    };
+    const correlationId = currentCorrelationId();
+    const message = {
+      key: options.key ?? options.actor?.account_id ?? null,
+      value: envelope,
+      headers: correlationId ? { [CORRELATION_HEADER]: correlationId } : {},
+    };
+    const started = process.hrtime.bigint();
+    let outcome = 'ok';
+    try {
+      const reply = await lastValueFrom(
+        this.client
+          .send<CommandReply<R>>(CommandTopics[family], message)
+          .pipe(timeout(options.timeoutMs ?? this.options.timeoutMs)),
+      );
+      if (!reply.ok) outcome = 'refused';
+      return reply;
+    } catch (error) {
+      outcome = error instanceof TimeoutError ? 'timeout' : 'failed';
+      this.logger.warn({ err: error, command_type: type, outcome }, 'command got no reply');
+      throw Errors.serviceUnavailable(type);
+    } finally {
+      this.metrics.commandRequests.observe({ type, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import { Consumer, Kafka } from 'kafkajs';
+import { Logger } from 'pino';
+import { DomainEvent, EventFormatError, parseDomainEvent } from '@paygrid/contracts';
+import { CORRELATION_HEADER, runWithCorrelation } from '../logging/correlation';
+import { Metrics } from '../metrics/metrics';
+import { CONSUMER_DEFAULTS, headerText } from './kafka-factory';
+
+/**
+ * Consumes domain event topics with a plain kafkajs consumer, so the commit policy is ours: an
+ * offset is committed only after the handler resolved. A handler failure is retried (kafkajs restarts
+ * the consumer from the last committed offset), so an event is never skipped because a database was
+ * briefly down; handlers are idempotent through the inbox. A malformed message cannot ever succeed:
+ * it is logged and skipped.
+ */
+export type EventHandler = (event: DomainEvent, topic: string) => Promise<'applied' | 'duplicate'>;
+
+export class EventSubscriber {
+  private consumer?: Consumer;
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly groupId: string,
+    private readonly topics: string[],
+    private readonly handler: EventHandler,
+    private readonly logger: Logger,
+    private readonly metrics: Metrics,
+    private readonly fromBeginning = true,
+  ) {}
+
+  async start(): Promise<void> {
+    const consumer = this.kafka.consumer({ groupId: this.groupId, ...CONSUMER_DEFAULTS });
+    await consumer.connect();
+    await consumer.subscribe({ topics: this.topics, fromBeginning: this.fromBeginning });
+    await consumer.run({
+      partitionsConsumedConcurrently: 3,
+      eachMessage: async ({ topic, message }) => {
+        const headers = message.headers as Record<string, unknown> | undefined;
+        await runWithCorrelation(headerText(headers, CORRELATION_HEADER), async () => {
+          let event: DomainEvent;
+          try {
+            event = parseDomainEvent(message.value?.toString('utf8') ?? '');
+          } catch (error) {
+            if (!(error instanceof EventFormatError)) throw error;
+            this.metrics.eventsConsumed.inc({ topic, outcome: 'malformed' });
+            this.logger.error({ err: error, topic, offset: message.offset }, 'skipping malformed event');
+            return;
+          }
+          try {
+            const outcome = await this.handler(event, topic);
+            this.metrics.eventsConsumed.inc({ topic, outcome });
+          } catch (error) {
+            this.metrics.eventsConsumed.inc({ topic, outcome: 'failed' });
+            this.logger.error({ err: error, topic, event_id: event.event_id }, 'event handler failed; will retry');
+            throw error;
+          }
+        });
+      },
+    });
+    this.consumer = consumer;
+  }
+
+  async stop(): Promise<void> {
+    await this.consumer?.disconnect();
+    this.consumer = undefined;
+  }
+}

@@ -1,0 +1,79 @@
+import { Kafka, logLevel as KafkaLogLevel, LogEntry, Partitioners, Producer, ProducerConfig } from 'kafkajs';
+import { KafkaOptions, Transport } from '@nestjs/microservices';
+import { Logger } from 'pino';
+
+/**
+ * One place for kafkajs settings (see docs/kafka-local.md for why each value): fast group joins on a
+ * single broker, no topic auto-creation (topics are declared in libs/contracts and created up front),
+ * and kafkajs' own logs routed into pino at warn level and above.
+ */
+const RETRY = { initialRetryTime: 100, retries: 8 };
+
+export const CONSUMER_DEFAULTS = {
+  sessionTimeout: 6000,
+  heartbeatInterval: 1000,
+  rebalanceTimeout: 10000,
+  maxWaitTimeInMs: 100,
+  allowAutoTopicCreation: false,
+};
+
+function pinoLogCreator(logger: Logger) {
+  return () =>
+    ({ level, log }: LogEntry) => {
+      const { message, ...extra } = log;
+      if (level <= KafkaLogLevel.ERROR) logger.error({ kafka: extra }, `kafka: ${message}`);
+      else if (level === KafkaLogLevel.WARN) logger.warn({ kafka: extra }, `kafka: ${message}`);
+    };
+}
+
+export function createKafka(clientId: string, brokers: string[], logger: Logger): Kafka {
+  return new Kafka({
+    clientId,
+    brokers,
+    retry: RETRY,
+    logLevel: KafkaLogLevel.WARN,
+    logCreator: pinoLogCreator(logger),
+  });
+}
+
+export function createProducer(kafka: Kafka, config: ProducerConfig = {}): Producer {
+  return kafka.producer({
+    createPartitioner: Partitioners.DefaultPartitioner,
+    allowAutoTopicCreation: false,
+    // One request in flight keeps per-partition order across retries. Not kafkajs' idempotent mode:
+    // delivery is at-least-once by design and consumers dedupe by event id (architecture rule 4).
+    maxInFlightRequests: 1,
+    ...config,
+  });
+}
+
+/** Nest Kafka transport options; Nest appends `-server`/`-client` to the group id. */
+export function nestKafkaOptions(app: string, brokers: string[], groupId: string, logger: Logger): KafkaOptions {
+  return {
+    transport: Transport.KAFKA,
+    options: {
+      client: {
+        clientId: app,
+        brokers,
+        retry: RETRY,
+        logLevel: KafkaLogLevel.WARN,
+        logCreator: pinoLogCreator(logger),
+      },
+      consumer: { groupId, ...CONSUMER_DEFAULTS },
+      producer: { createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false },
+      run: { partitionsConsumedConcurrently: 3 },
+      // A brand-new group starting at "latest" can skip messages produced while it joins (seen on a
+      // fresh broker: a service's first commands, a gateway's first replies). Earliest is safe: old
+      // commands are idempotent through the command ledger and stray replies match no pending request.
+      subscribe: { fromBeginning: true },
+    },
+  };
+}
+
+/** kafkajs headers arrive as Buffers (or arrays of them); read one as text. */
+export function headerText(headers: Record<string, unknown> | undefined, name: string): string | undefined {
+  const value = headers?.[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  if (first === undefined || first === null) return undefined;
+  return Buffer.isBuffer(first) ? first.toString('utf8') : String(first);
+}

@@ -1,0 +1,158 @@
+import {
+  DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  Optional,
+  Provider,
+} from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import { Kafka, Producer } from 'kafkajs';
+import Redis from 'ioredis';
+import { Logger } from 'pino';
+import { DatabaseOptions, createDataSource } from '../database/data-source';
+import { createKafka, createProducer } from '../kafka/kafka-factory';
+import { CommandDispatcher } from '../kafka/command-dispatcher';
+import { OutboxRelay } from '../outbox/outbox-relay';
+import { createLogger } from '../logging/logger';
+import { Metrics } from '../metrics/metrics';
+import { MetricsController } from '../metrics/metrics.controller';
+import { HealthCheck, HealthController } from '../health/health';
+import { HttpErrorFilter } from '../http/http-errors';
+import { APP_CONFIG, APP_NAME, HEALTH_CHECKS, KAFKA, KAFKA_ADMIN, LOGGER, REDIS } from './tokens';
+import { KafkaAdminHandle } from '../kafka/kafka-admin';
+import { AppName } from '../config/app-catalog';
+
+/**
+ * Everything an app needs from infrastructure, wired once: config, logger, metrics, its database
+ * (migrated at boot), Kafka, Redis, the outbox relay, the command dispatcher, health and metrics
+ * endpoints. Apps import `PlatformModule.forRoot(...)` and inject what they use.
+ */
+export interface PlatformOptions {
+  app: AppName;
+  config: { DATABASE_URL: string; KAFKA_BROKERS: string[]; REDIS_URL: string; LOG_LEVEL: string };
+  /** The app's own entities and migrations; omit for an app without a database. */
+  database?: Omit<DatabaseOptions, 'url' | 'app'>;
+  /** Whether the app answers commands on its command topic (every service; not the gateway). */
+  commands?: boolean;
+  /** Whether the app keeps a Redis connection (rate limits, BullMQ). */
+  redis?: boolean;
+  /** Whether the app publishes events through its outbox (default: when it has a database). */
+  outbox?: boolean;
+}
+
+@Injectable()
+export class OutboxLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private relay?: OutboxRelay;
+  private producer?: Producer;
+
+  constructor(
+    @Inject(KAFKA) private readonly kafka: Kafka,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(APP_CONFIG) private readonly config: PlatformOptions['config'],
+    private readonly metrics: Metrics,
+    @Optional() private readonly dataSource?: DataSource,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.dataSource) return;
+    this.producer = createProducer(this.kafka);
+    await this.producer.connect();
+    this.relay = new OutboxRelay(this.dataSource, this.producer, this.config.DATABASE_URL, this.logger, {
+      afterPublish: async (ids) => void this.metrics.outboxPublished.inc(ids.length),
+    });
+    await this.relay.start();
+    const dataSource = this.dataSource;
+    this.metrics.outboxPendingSource = async () => {
+      const [row] = await dataSource.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL');
+      return row.n;
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.relay?.stop();
+    await this.producer?.disconnect();
+  }
+}
+
+@Injectable()
+class ConnectionsLifecycle implements OnApplicationShutdown {
+  constructor(
+    @Optional() private readonly dataSource?: DataSource,
+    @Optional() @Inject(REDIS) private readonly redis?: Redis,
+    @Optional() @Inject(KAFKA_ADMIN) private readonly admin?: KafkaAdminHandle,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.admin?.close();
+    this.redis?.disconnect();
+    if (this.dataSource?.isInitialized) await this.dataSource.destroy();
+  }
+}
+
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(options: PlatformOptions): DynamicModule {
+    const logger = createLogger(options.app, options.config.LOG_LEVEL);
+    const providers: Provider[] = [
+      { provide: APP_NAME, useValue: options.app },
+      { provide: APP_CONFIG, useValue: options.config },
+      { provide: LOGGER, useValue: logger },
+      { provide: Metrics, useValue: new Metrics(options.app) },
+      { provide: KAFKA, useFactory: () => createKafka(options.app, options.config.KAFKA_BROKERS, logger) },
+      { provide: KAFKA_ADMIN, useFactory: (kafka: Kafka) => new KafkaAdminHandle(kafka), inject: [KAFKA] },
+      HttpErrorFilter,
+      ConnectionsLifecycle,
+    ];
+    const checkDeps: (symbol | typeof DataSource)[] = [KAFKA_ADMIN];
+
+    if (options.database) {
+      const database = options.database;
+      providers.push({
+        provide: DataSource,
+        useFactory: async () => {
+          const dataSource = createDataSource({ ...database, url: options.config.DATABASE_URL, app: options.app });
+          await dataSource.initialize();
+          await dataSource.runMigrations({ transaction: 'each' });
+          return dataSource;
+        },
+      });
+      if (options.outbox !== false) providers.push(OutboxLifecycle);
+      checkDeps.push(DataSource);
+    }
+    if (options.redis) {
+      providers.push({
+        provide: REDIS,
+        useFactory: () => new Redis(options.config.REDIS_URL, { maxRetriesPerRequest: 2, connectionName: options.app }),
+      });
+      checkDeps.push(REDIS);
+    }
+    if (options.commands) providers.push(CommandDispatcher);
+
+    providers.push({
+      provide: HEALTH_CHECKS,
+      inject: checkDeps,
+      useFactory: (...deps: unknown[]): HealthCheck[] => {
+        const [admin, ...rest] = deps as [KafkaAdminHandle, ...unknown[]];
+        const result: HealthCheck[] = [{ name: 'kafka', check: () => admin.describeCluster() }];
+        for (const dep of rest) {
+          if (dep instanceof DataSource) result.push({ name: 'postgres', check: () => dep.query('SELECT 1') });
+          else if (dep instanceof Redis) result.push({ name: 'redis', check: () => dep.ping() });
+        }
+        return result;
+      },
+    });
+    return {
+      module: PlatformModule,
+      imports: [DiscoveryModule],
+      controllers: [HealthController, MetricsController],
+      providers,
+      exports: providers.filter((provider) => provider !== ConnectionsLifecycle),
+    };
+  }
+}

@@ -1,0 +1,8 @@
+/** Injection tokens of the platform module. */
+export const APP_NAME = Symbol('APP_NAME');
+export const APP_CONFIG = Symbol('APP_CONFIG');
+export const LOGGER = Symbol('LOGGER');
+export const KAFKA = Symbol('KAFKA');
+export const REDIS = Symbol('REDIS');
+export const HEALTH_CHECKS = Symbol('HEALTH_CHECKS');
+export const KAFKA_ADMIN = Symbol('KAFKA_ADMIN');

@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { Kafka } from 'kafkajs';
+import pino from 'pino';
+import { EventTopics } from '@paygrid/contracts';
+import { createTestDatabase, TestDatabase, testBrokers, waitFor } from '@paygrid/testing';
+import { createDataSource } from '../database/data-source';
+import { createKafka, createProducer } from '../kafka/kafka-factory';
+import { EventSubscriber } from '../kafka/event-subscriber';
+import { Metrics } from '../metrics/metrics';
+import { appendToOutbox } from './outbox-writer';
+import { OutboxRelay } from './outbox-relay';
+import { claimInboxEvent } from './inbox';
+
+/**
+ * The outbox against the real Postgres and Kafka: a relay whose database session dies after Kafka
+ * acknowledged a batch and before the rows were marked (what a kill -9 at that point leaves behind)
+ * republishes on restart, and the consumer's inbox turns the duplicates into exactly one effect each.
+ */
+const logger = pino({ level: 'silent' });
+
+describe('outbox relay and inbox', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let kafka: Kafka;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('outbox');
+    dataSource = createDataSource({ url: database.url, app: 'outbox-test' });
+    await dataSource.initialize();
+    await dataSource.runMigrations();
+    await dataSource.query('CREATE TABLE effects (event_id text PRIMARY KEY, applied integer NOT NULL)');
+    kafka = createKafka('outbox-test', testBrokers(), logger);
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  it('gives exactly one effect per event when the relay dies between publishing and marking', async () => {
+    const sourcePrefix = `it-${randomUUID()}`;
+    const deliveries: string[] = [];
+    const consumer = new EventSubscriber(
+      kafka,
+      `outbox-it-${randomUUID()}`,
+      [EventTopics.payouts],
+      async (event) => {
+        if (!event.source_id.startsWith(sourcePrefix)) return 'duplicate';
+        deliveries.push(event.event_id);
+        return dataSource.transaction(async (manager) => {
+          if (!(await claimInboxEvent(manager, 'effects', event.event_id))) return 'duplicate';
+          await manager.query('INSERT INTO effects (event_id, applied) VALUES ($1, 1)', [event.event_id]);
+          return 'applied';
+        });
+      },
+      logger,
+      new Metrics('outbox-test'),
+      false,
+    );
+    await consumer.start();
+
+    const eventIds = await dataSource.transaction(async (manager) => {
+      const ids: string[] = [];
+      for (let index = 0; index < 5; index += 1) {
+        const event = await appendToOutbox(manager, {
+          topic: EventTopics.payouts,
+          event_name: 'test.happened',
+          event_type: 'OPERATIONS',
+          source_id: `${sourcePrefix}-${index}`,
+          account_id: 'acct',
+          master_account_id: 'acct',
+          data: { index },
+        });
+        ids.push(event.event_id);
+      }
+      return ids;
+    });
+
+    const victimSource = createDataSource({ url: database.url, app: 'outbox-victim', poolSize: 1 });
+    await victimSource.initialize();
+    const producer = createProducer(kafka);
+    await producer.connect();
+    const dying = new OutboxRelay(victimSource, producer, database.url, logger, {
+      afterPublish: async () => {
+        await terminateSessions(database.url, 'paygrid-outbox-victim');
+      },
+    });
+    await expect(dying.publishBatch()).rejects.toThrow();
+    await victimSource.destroy().catch(() => undefined);
+
+    const [{ unpublished }] = await dataSource.query(
+      'SELECT count(*)::int AS unpublished FROM outbox WHERE published_at IS NULL',
+    );
+    expect(unpublished).toBe(5);
+    await waitFor(() => eventIds.every((id) => deliveries.includes(id)), { what: 'first publication' });
+
+    const relay = new OutboxRelay(dataSource, producer, database.url, logger, { pollIntervalMs: 50 });
+    await relay.start();
+    await waitFor(() => deliveries.length >= 10, { what: 'republished duplicates' });
+    await relay.stop();
+    await consumer.stop();
+    await producer.disconnect();
+
+    const effects = await dataSource.query('SELECT event_id, applied FROM effects ORDER BY event_id');
+    expect(effects).toHaveLength(5);
+    expect(effects.map((row: { event_id: string }) => row.event_id).sort()).toEqual([...eventIds].sort());
+    expect(effects.every((row: { applied: number }) => row.applied === 1)).toBe(true);
+    const [{ pending }] = await dataSource.query('SELECT count(*)::int AS pending FROM outbox WHERE published_at IS NULL');
+    expect(pending).toBe(0);
+  });
+
+  it('wakes on commit through LISTEN/NOTIFY and publishes keyed by aggregate id', async () => {
+    const producer = createProducer(kafka);
+    await producer.connect();
+    // A long poll interval: only the notification can make this publish promptly.
+    const relay = new OutboxRelay(dataSource, producer, database.url, logger, { pollIntervalMs: 60_000 });
+    await relay.start();
+    const sourceId = `keyed-${randomUUID()}`;
+    const received: { key: string | undefined; sourceId: string }[] = [];
+    const consumer = kafka.consumer({ groupId: `outbox-key-${randomUUID()}`, maxWaitTimeInMs: 100 });
+    await consumer.connect();
+    await consumer.subscribe({ topic: EventTopics.payouts, fromBeginning: false });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        const event = JSON.parse(message.value?.toString() ?? '{}');
+        if (event.source_id === sourceId) received.push({ key: message.key?.toString(), sourceId: event.source_id });
+      },
+    });
+    await waitFor(async () => (await consumer.describeGroup()).state === 'Stable', { what: 'consumer join' });
+    await dataSource.transaction((manager) =>
+      appendToOutbox(manager, {
+        topic: EventTopics.payouts,
+        event_name: 'test.keyed',
+        event_type: 'OPERATIONS',
+        source_id: sourceId,
+        account_id: 'acct',
+        master_account_id: 'acct',
+        data: {},
+      }),
+    );
+    await waitFor(() => received.length === 1, { what: 'notified publication', timeoutMs: 10_000 });
+    expect(received[0].key).toBe(sourceId);
+    await consumer.disconnect();
+    await relay.stop();
+    await producer.disconnect();
+  });
+});
+
+async function terminateSessions(url: string, applicationName: string): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
+      applicationName,
+    ]);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,161 @@
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { Producer } from 'kafkajs';
+import { Logger } from 'pino';
+import { OUTBOX_CHANNEL } from './outbox-writer';
+
+/**
+ * Publishes committed outbox rows to Kafka, keyed by aggregate id, then marks them sent.
+ *
+ * Guarantees: at-least-once (a crash after publishing and before marking republishes the rows;
+ * consumers dedupe by event id through their inbox) and per-aggregate order (rows go out in id order,
+ * and a transaction-scoped advisory lock lets only one relay of a database publish at a time, so
+ * replicas cannot interleave batches). Low latency: LISTEN/NOTIFY wakes the relay on every commit; a
+ * short poll covers missed notifications and a dropped LISTEN connection.
+ */
+export interface OutboxRelayOptions {
+  batchSize?: number;
+  pollIntervalMs?: number;
+  /** Test seam: runs after Kafka acknowledged a batch and before the rows are marked. */
+  afterPublish?: (eventIds: string[]) => Promise<void>;
+}
+
+interface OutboxRow {
+  id: string;
+  event_id: string;
+  topic: string;
+  message_key: string;
+  payload: string;
+  headers: Record<string, string>;
+}
+
+/** Arbitrary constant: the advisory lock id "one relay per database at a time". */
+const RELAY_LOCK_ID = 748_213_001;
+
+export class OutboxRelay {
+  private running = false;
+  private loop?: Promise<void>;
+  private listener?: Client;
+  private wake?: () => void;
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  published = 0;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly producer: Producer,
+    private readonly databaseUrl: string,
+    private readonly logger: Logger,
+    private readonly options: OutboxRelayOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 200;
+    this.pollIntervalMs = options.pollIntervalMs ?? 500;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    await this.listen();
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    await this.listener?.end().catch(() => undefined);
+    this.listener = undefined;
+  }
+
+  /** Publishes one batch; returns how many rows went out (0 when idle or another relay holds the lock). */
+  async publishBatch(): Promise<number> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      const [lock] = await runner.query('SELECT pg_try_advisory_xact_lock($1) AS acquired', [RELAY_LOCK_ID]);
+      if (!lock.acquired) {
+        await runner.rollbackTransaction();
+        return 0;
+      }
+      const rows: OutboxRow[] = await runner.query(
+        `SELECT id, event_id, topic, message_key, payload, headers FROM outbox
+          WHERE published_at IS NULL ORDER BY id LIMIT $1`,
+        [this.batchSize],
+      );
+      if (rows.length === 0) {
+        await runner.rollbackTransaction();
+        return 0;
+      }
+      await this.producer.sendBatch({ topicMessages: groupByTopic(rows), acks: -1 });
+      await this.options.afterPublish?.(rows.map((row) => row.event_id));
+      await runner.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])', [
+        rows.map((row) => row.id),
+      ]);
+      await runner.commitTransaction();
+      this.published += rows.length;
+      return rows.length;
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (this.running) {
+      try {
+        const count = await this.publishBatch();
+        failures = 0;
+        if (count === this.batchSize) continue;
+      } catch (error) {
+        failures += 1;
+        this.logger.error({ err: error, failures }, 'outbox relay failed to publish; will retry');
+        await this.reconnectListenerIfNeeded();
+      }
+      await this.sleep(failures > 0 ? Math.min(this.pollIntervalMs * 2 ** failures, 5000) : this.pollIntervalMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  private async listen(): Promise<void> {
+    const client = new Client({ connectionString: this.databaseUrl, application_name: 'paygrid-outbox-listener' });
+    client.on('notification', () => this.wake?.());
+    // A dropped LISTEN connection only costs latency (the poll continues); it is re-opened on failure.
+    client.on('error', (error) => this.logger.warn({ err: error }, 'outbox listener connection lost'));
+    await client.connect();
+    await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    this.listener = client;
+  }
+
+  private async reconnectListenerIfNeeded(): Promise<void> {
+    try {
+      await this.listener?.query('SELECT 1');
+    } catch {
+      await this.listener?.end().catch(() => undefined);
+      await this.listen().catch(() => undefined);
+    }
+  }
+}
+
+function groupByTopic(rows: OutboxRow[]) {
+  const byTopic = new Map<string, { key: string; value: string; headers: Record<string, string> }[]>();
+  for (const row of rows) {
+    const messages = byTopic.get(row.topic) ?? [];
+    messages.push({ key: row.message_key, value: row.payload, headers: { ...row.headers, 'event-id': row.event_id } });
+    byTopic.set(row.topic, messages);
+  }
+  return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
+}

@@ -1,0 +1,8 @@
+// Jest's moduleNameMapper does not apply to globalSetup; map the @paygrid aliases for it here.
+import path from 'node:path';
+import { register } from 'tsconfig-paths';
+
+register({
+  baseUrl: path.resolve(__dirname, '../../../..'),
+  paths: { '@paygrid/*': ['libs/*/src/index.ts'] },
+});
