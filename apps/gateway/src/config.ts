@@ -1,13 +1,17 @@
-import { commonConfig, ConfigSchema, env } from '@paygrid/platform';
+import { commonConfig, ConfigOf, ConfigSchema, env } from '@paygrid/platform';
 
 /** Every variable the gateway reads (see .env.example). */
 export const configSchema = {
   ...commonConfig('gateway'),
-  HOST: env.string('HTTP bind address of the public API', { default: '127.0.0.1' }),
-  JWT_SECRET: env.string('HS256 secret signing the auth tokens', {
+  JWT_SECRET: env.string('HS256 secret signing the auth tokens (at least 32 characters)', {
     default: 'paygrid-local-development-jwt-secret-change-me',
     secret: true,
     minLength: 32,
   }),
+  TOKEN_TTL_SECONDS: env.int('lifetime of an auth token', { default: 1800, min: 60, max: 86400 }),
   COMMAND_TIMEOUT_MS: env.int('how long the gateway waits for a service reply', { default: 10000, min: 100 }),
+  RATE_LIMIT_PER_SECOND: env.int('API requests per second per account (decisions §4)', { default: 100, min: 1 }),
+  IDEMPOTENCY_RETENTION_HOURS: env.int('how long idempotency records are kept', { default: 24, min: 1 }),
 } satisfies ConfigSchema;
+
+export type GatewayConfig = ConfigOf<typeof configSchema>;

@@ -1,0 +1,47 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ConfigOf, PlatformModule } from '@paygrid/platform';
+import { configSchema } from './config';
+import { IdempotencyRecords1710000000000 } from './migrations/1710000000000-idempotency-records';
+import { AccountEventsListener } from './modules/auth/account-events.listener';
+import { AuthGuard } from './modules/auth/auth.guard';
+import { OnBehalfOfResolver } from './modules/auth/on-behalf-of.resolver';
+import { TokenController } from './modules/auth/token.controller';
+import { TokenService } from './modules/auth/token.service';
+import { commandBusProviders } from './modules/commands/command-bus.provider';
+import { ServiceCalls } from './modules/commands/service-calls';
+import { IdempotencyRepository } from './modules/idempotency/idempotency.repository';
+import { IdempotencyService } from './modules/idempotency/idempotency.service';
+import { AccountsController } from './modules/accounts/accounts.controller';
+import { GatewayHealthController } from './modules/health/gateway-health.controller';
+import { UnavailableController } from './modules/unavailable/unavailable.controller';
+
+/** The only HTTP surface for merchants (architecture: gateway). */
+@Module({})
+export class GatewayModule {
+  static register(config: ConfigOf<typeof configSchema>): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [
+        PlatformModule.forRoot({
+          app: 'gateway',
+          config,
+          database: { migrations: [IdempotencyRecords1710000000000] },
+          outbox: false,
+          redis: true,
+        }),
+      ],
+      controllers: [TokenController, AccountsController, GatewayHealthController, UnavailableController],
+      providers: [
+        ...commandBusProviders,
+        TokenService,
+        OnBehalfOfResolver,
+        AccountEventsListener,
+        IdempotencyRepository,
+        IdempotencyService,
+        ServiceCalls,
+        { provide: APP_GUARD, useClass: AuthGuard },
+      ],
+    };
+  }
+}

@@ -1,0 +1,50 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { AccountCommands } from '@paygrid/contracts';
+import { Errors } from '@paygrid/platform';
+import type { AuthenticatedRequest } from '../../common/authenticated-request';
+import { ServiceCalls } from '../commands/service-calls';
+import { AccountIdParam, GetAdditionalQuery, ListAccountsQuery, RetrieveAccountQuery } from './dto/accounts.dto';
+
+/** Connected accounts (spec 4.8–4.10): thin routes; the accounts service decides visibility. */
+@Controller('v1/accounts')
+export class AccountsController {
+  constructor(private readonly services: ServiceCalls) {}
+
+  @Get()
+  list(@Req() request: AuthenticatedRequest, @Query() query: ListAccountsQuery) {
+    return this.services.query(request, 'accounts', AccountCommands.list, {
+      page_size: query.page_size,
+      page_number: query.page_number,
+    });
+  }
+
+  @Get('get_additional')
+  getAdditional(@Req() request: AuthenticatedRequest, @Query() query: GetAdditionalQuery) {
+    return this.services.query(request, 'accounts', AccountCommands.getAdditional, {
+      country: query.country,
+      business_code: query.business_code,
+    });
+  }
+
+  @Get(':id')
+  retrieve(@Req() request: AuthenticatedRequest, @Param() params: AccountIdParam, @Query() query: RetrieveAccountQuery) {
+    return this.services.query(request, 'accounts', AccountCommands.retrieve, {
+      account_id: params.id.toLowerCase(),
+      business_code: query.business_code,
+    });
+  }
+
+  @Post('create_accounts')
+  @HttpCode(200)
+  create(
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body() body: Record<string, unknown>,
+  ) {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw Errors.invalidRequest('body: must be a JSON object');
+    }
+    return this.services.mutate(request, reply, 'accounts', AccountCommands.createSubAccount, body);
+  }
+}

@@ -1,0 +1,62 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AccountCommands, ResolvedAccount } from '@paygrid/contracts';
+import { CommandBus, Errors } from '@paygrid/platform';
+import { COMMAND_BUS } from '../commands/command-bus.provider';
+
+/**
+ * Resolves `x-on-behalf-of` to the acting account. Without the header (or with it empty) the caller
+ * acts as itself. With it, the accounts service decides whether the caller may act for that account;
+ * its positive answers are cached briefly per (caller, target) so a busy merchant pays the round trip
+ * once per TTL, and account events evict entries when a sub-account is deactivated.
+ */
+const CACHE_TTL_MS = 30_000;
+const CACHE_MAX_ENTRIES = 10_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+export interface Caller {
+  accountId: string;
+  masterAccountId: string;
+  clientId: string;
+}
+
+@Injectable()
+export class OnBehalfOfResolver {
+  private readonly cache = new Map<string, { account: ResolvedAccount; expiresAt: number }>();
+
+  constructor(@Inject(COMMAND_BUS) private readonly bus: CommandBus) {}
+
+  async resolve(caller: Caller, header: string | string[] | undefined): Promise<ResolvedAccount> {
+    const target = (Array.isArray(header) ? header[0] : header)?.trim();
+    if (!target || target === caller.accountId) {
+      return { account_id: caller.accountId, master_account_id: caller.masterAccountId, short_reference_id: '' };
+    }
+    if (!UUID.test(target)) throw Errors.invalidRequest('x-on-behalf-of must be the uuid of a sub-account');
+    const cacheKey = `${caller.accountId}:${target.toLowerCase()}`;
+    const cached = this.cache.get(cacheKey);
+    if (cached && cached.expiresAt > Date.now()) return cached.account;
+    const account = await this.bus.send<ResolvedAccount>(
+      'accounts',
+      AccountCommands.resolveOnBehalfOf,
+      { target_account_id: target.toLowerCase() },
+      {
+        actor: {
+          account_id: caller.accountId,
+          master_account_id: caller.masterAccountId,
+          caller_account_id: caller.accountId,
+          client_id: caller.clientId,
+          permissions: [],
+        },
+      },
+    );
+    if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
+    this.cache.set(cacheKey, { account, expiresAt: Date.now() + CACHE_TTL_MS });
+    return account;
+  }
+
+  /** Drops every cached grant involving this account (called on account status events). */
+  evict(accountId: string): void {
+    for (const key of this.cache.keys()) {
+      if (key.includes(accountId)) this.cache.delete(key);
+    }
+  }
+}

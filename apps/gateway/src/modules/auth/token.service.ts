@@ -1,0 +1,67 @@
+import { Inject, Injectable } from '@nestjs/common';
+import jwt from 'jsonwebtoken';
+import { VerifiedCredential } from '@paygrid/contracts';
+import { APP_CONFIG, Errors } from '@paygrid/platform';
+import { GatewayConfig } from '../../config';
+
+/**
+ * Auth tokens are HS256 JWTs (decisions §2): the official SDKs decode the claims, and the gateway
+ * verifies them locally on every request without a round trip. Besides the SDK's claims the token
+ * carries what the gateway needs per request: key id (for revocation), master account, permissions
+ * and the key's IP allow-list (a changed allow-list applies from the next token).
+ */
+export interface TokenClaims {
+  entity_id: string;
+  short_entity_id: string;
+  parent_entity_id: string;
+  client_id: string;
+  api_version: string;
+  bus_type: string;
+  kid: string;
+  mid: string;
+  perms: string[];
+  ips: string[];
+  iat: number;
+  exp: number;
+}
+
+export const API_VERSION = 'V1.0';
+
+@Injectable()
+export class TokenService {
+  constructor(@Inject(APP_CONFIG) private readonly config: GatewayConfig) {}
+
+  issue(credential: VerifiedCredential): { auth_token: string; expired_at: number } {
+    const issuedAt = Math.floor(Date.now() / 1000);
+    const expiresAt = issuedAt + this.config.TOKEN_TTL_SECONDS;
+    const claims: TokenClaims = {
+      entity_id: credential.account_id,
+      short_entity_id: credential.short_reference_id,
+      parent_entity_id: credential.parent_account_id,
+      client_id: credential.client_id,
+      api_version: API_VERSION,
+      bus_type: credential.business_codes[0] ?? 'BANKING',
+      kid: credential.key_id,
+      mid: credential.master_account_id,
+      perms: credential.permissions,
+      ips: credential.ip_allowlist,
+      iat: issuedAt,
+      exp: expiresAt,
+    };
+    const token = jwt.sign(claims, this.config.JWT_SECRET, { algorithm: 'HS256', noTimestamp: true });
+    return { auth_token: token, expired_at: expiresAt };
+  }
+
+  /** Accepts `Bearer <token>` and the bare token (decisions §1). */
+  verify(header: string | string[] | undefined): TokenClaims {
+    const value = Array.isArray(header) ? header[0] : header;
+    if (!value) throw Errors.unauthorized('x-auth-token header is required');
+    const token = value.replace(/^Bearer\s+/i, '').trim();
+    try {
+      return jwt.verify(token, this.config.JWT_SECRET, { algorithms: ['HS256'] }) as TokenClaims;
+    } catch (error) {
+      if (error instanceof jwt.TokenExpiredError) throw Errors.unauthorized('Token expired');
+      throw Errors.unauthorized('Invalid auth token');
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit, Provider } from '@nestjs/common';
+import { Logger } from 'pino';
+import { APP_CONFIG, CommandBus, LOGGER, Metrics } from '@paygrid/platform';
+import { GatewayConfig } from '../../config';
+
+/** The gateway's one CommandBus, connected before the HTTP server accepts requests. */
+export const COMMAND_BUS = Symbol('COMMAND_BUS');
+
+@Injectable()
+export class CommandBusLifecycle implements OnModuleInit, OnApplicationShutdown {
+  constructor(@Inject(COMMAND_BUS) private readonly bus: CommandBus) {}
+  onModuleInit(): Promise<void> {
+    return this.bus.connect();
+  }
+  onApplicationShutdown(): Promise<void> {
+    return this.bus.close();
+  }
+}
+
+export const commandBusProviders: Provider[] = [
+  {
+    provide: COMMAND_BUS,
+    inject: [APP_CONFIG, LOGGER, Metrics],
+    useFactory: (config: GatewayConfig, logger: Logger, metrics: Metrics) =>
+      new CommandBus(
+        {
+          clientId: 'gateway',
+          brokers: config.KAFKA_BROKERS,
+          groupId: `${config.KAFKA_GROUP_PREFIX}-gateway`,
+          timeoutMs: config.COMMAND_TIMEOUT_MS,
+        },
+        logger,
+        metrics,
+      ),
+  },
+  CommandBusLifecycle,
+];

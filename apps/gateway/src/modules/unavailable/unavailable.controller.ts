@@ -1,0 +1,16 @@
+import { All, Controller, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { Errors } from '@paygrid/platform';
+
+/**
+ * Spec operations whose service is not built yet answer a clear api_error naming the operation,
+ * after authentication, instead of a 404 page. Each issue that builds a service replaces its part
+ * with real routes (Fastify prefers the more specific route, so real routes win over these).
+ */
+@Controller()
+export class UnavailableController {
+  @All(['v2/*path', 'v1/issuing/*path', 'v1/simulator/*path'])
+  notYet(@Req() request: FastifyRequest) {
+    throw Errors.operationNotAvailable(`${request.method} ${request.url.split('?')[0]}`);
+  }
+}
