@@ -23,7 +23,7 @@ export default [
           ignoredCircularDependencies: [['platform', 'testing']],
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:util'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:util', 'type:testing'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:util', 'type:testing', 'type:tool'] },
             { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:util'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:util'] },
             { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:contract', 'type:util'] },

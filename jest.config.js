@@ -21,7 +21,10 @@ const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': swc },
   moduleFileExtensions: ['ts', 'js', 'json'],
-  moduleNameMapper: { '^@paygrid/(.*)$': '<rootDir>/libs/$1/src/index.ts' },
+  moduleNameMapper: {
+    '^@paygrid/local-stack$': '<rootDir>/deploy/local/index.ts',
+    '^@paygrid/(.*)$': '<rootDir>/libs/$1/src/index.ts',
+  },
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/.kafka/'],
 };
 
@@ -40,7 +43,8 @@ module.exports = {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/apps/e2e/**/*.e2e-spec.ts'],
-      globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
+      globalSetup: '<rootDir>/apps/e2e/src/support/global-setup.ts',
+      globalTeardown: '<rootDir>/apps/e2e/src/support/global-teardown.ts',
     },
   ],
 };

@@ -10,7 +10,10 @@ export const configSchema = {
   }),
   TOKEN_TTL_SECONDS: env.int('lifetime of an auth token', { default: 1800, min: 60, max: 86400 }),
   COMMAND_TIMEOUT_MS: env.int('how long the gateway waits for a service reply', { default: 10000, min: 100 }),
-  RATE_LIMIT_PER_SECOND: env.int('API requests per second per account (decisions §4)', { default: 100, min: 1 }),
+  RATE_LIMIT_PER_SECOND: env.int('API requests per second per account (decisions §4)', {
+    default: 100,
+    min: 1,
+  }),
   IDEMPOTENCY_RETENTION_HOURS: env.int('how long idempotency records are kept', { default: 24, min: 1 }),
 } satisfies ConfigSchema;
 

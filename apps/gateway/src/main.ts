@@ -3,14 +3,16 @@ import { loadConfigOrExit, startApp } from '@paygrid/platform';
 import { configSchema } from './config';
 import { GatewayModule } from './gateway.module';
 import { createValidationPipe } from './common/validation.pipe';
+import { serveApiReference } from './modules/api-reference/api-reference';
 
 const config = loadConfigOrExit('gateway', configSchema);
+const gateway = GatewayModule.register(config);
 void startApp({
   app: 'gateway',
-  module: GatewayModule.register(config),
+  module: gateway,
   config,
   consumesCommands: false,
-  configure: (app) => {
+  configure: async (app) => {
     app.setGlobalPrefix('api', {
       exclude: [
         { path: 'health/live', method: RequestMethod.GET },
@@ -19,5 +21,6 @@ void startApp({
       ],
     });
     app.useGlobalPipes(createValidationPipe());
+    await serveApiReference(app, gateway.controllers ?? []);
   },
 });

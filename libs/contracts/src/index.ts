@@ -2,3 +2,4 @@ export * from './topics';
 export * from './events';
 export * from './commands';
 export * from './accounts';
+export * from './sandbox';

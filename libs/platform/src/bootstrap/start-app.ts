@@ -6,9 +6,11 @@ import { Logger } from 'pino';
 import { AppName } from '../config/app-catalog';
 import { createLogger, PinoNestLogger } from '../logging/logger';
 import { bindHttpCorrelation } from '../logging/fastify-correlation';
-import { nestKafkaOptions } from '../kafka/kafka-factory';
+import { CommandFamily, CommandTopics } from '@paygrid/contracts';
+import { createKafka, nestKafkaOptions } from '../kafka/kafka-factory';
+import { primeConsumerGroup } from '../kafka/group-offsets';
 import { BODY_LIMIT_BYTES } from '../http/error-mapping';
-import { HttpErrorFilter, installFastifyErrorHandlers } from '../http/http-errors';
+import { HttpErrorFilter, installJsonBodyParser } from '../http/http-errors';
 import { Metrics } from '../metrics/metrics';
 import { LOGGER } from '../nest/tokens';
 
@@ -27,17 +29,26 @@ export interface StartOptions {
   configure?: (app: NestFastifyApplication, logger: Logger) => void | Promise<void>;
 }
 
+/** The command family each service answers (the gateway answers none). */
+function commandFamilyOf(app: AppName): CommandFamily {
+  if (app === 'webhook-dispatcher') return 'webhooks';
+  if (app === 'gateway') throw new Error('the gateway consumes no command topic');
+  return app;
+}
+
 export async function createHttpApp(options: StartOptions): Promise<NestFastifyApplication> {
   const bootLogger = createLogger(options.app, options.config.LOG_LEVEL);
   const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: true, return503OnClosing: true });
   const app = await NestFactory.create<NestFastifyApplication>(options.module, adapter, {
     logger: new PinoNestLogger(bootLogger),
     abortOnError: false,
+    // Our own JSON parser (installJsonBodyParser) replaces Nest's: SDK-style empty bodies, envelope B errors.
+    bodyParser: false,
   });
   const logger = app.get<Logger>(LOGGER);
   const fastify = app.getHttpAdapter().getInstance();
   bindHttpCorrelation(fastify);
-  installFastifyErrorHandlers(fastify, logger);
+  installJsonBodyParser(fastify);
   app.useGlobalFilters(app.get(HttpErrorFilter));
   const metrics = app.get(Metrics);
   fastify.addHook('onResponse', async (request, reply) => {
@@ -46,10 +57,21 @@ export async function createHttpApp(options: StartOptions): Promise<NestFastifyA
       { method: request.method, route, status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
+    // One access-log line per API request (probes and scrapes stay out of the way at debug).
+    const level = route.startsWith('/health') || route === '/metrics' ? 'debug' : 'info';
+    logger[level](
+      { method: request.method, route, status: reply.statusCode, duration_ms: Math.round(reply.elapsedTime) },
+      'request completed',
+    );
   });
   await options.configure?.(app, logger);
   if (options.consumesCommands) {
-    app.connectMicroservice(nestKafkaOptions(options.app, options.config.KAFKA_BROKERS, `${options.config.KAFKA_GROUP_PREFIX}-${options.app}`, logger));
+    const groupId = `${options.config.KAFKA_GROUP_PREFIX}-${options.app}`;
+    // Nest appends "-server" to the group id of a microservice consumer.
+    await primeConsumerGroup(createKafka(options.app, options.config.KAFKA_BROKERS, logger), `${groupId}-server`, [
+      CommandTopics[commandFamilyOf(options.app)],
+    ]);
+    app.connectMicroservice(nestKafkaOptions(options.app, options.config.KAFKA_BROKERS, groupId, logger));
   }
   app.enableShutdownHooks();
   return app;

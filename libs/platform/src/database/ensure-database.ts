@@ -28,6 +28,22 @@ export async function ensureDatabase(databaseUrl: string): Promise<'created' | '
   }
 }
 
+/** Drops a database (test stacks start clean), first ending the sessions still connected to it. */
+export async function dropDatabase(databaseUrl: string): Promise<void> {
+  const name = decodeURIComponent(new URL(databaseUrl).pathname.replace(/^\//, ''));
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`refusing to drop database with name "${name}"`);
+  const admin = new URL(databaseUrl);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+    await client.query(`DROP DATABASE IF EXISTS ${name}`);
+  } finally {
+    await client.end();
+  }
+}
+
 /** The URL of `database` on the same server as `serverUrl` (whatever database that URL names). */
 export function databaseUrlFor(serverUrl: string, database: string): string {
   const url = new URL(serverUrl);

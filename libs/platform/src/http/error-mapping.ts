@@ -31,8 +31,11 @@ export function toApiError(error: unknown): { apiError: ApiError; unexpected: bo
     return { apiError: Errors.paramsJsonError(), unexpected: false };
   }
   if (error instanceof HttpException) {
+    // Nest turns Fastify's own errors (limits, content types) into HttpExceptions with their status.
     const status = error.getStatus();
     if (status === 404) return { apiError: Errors.routeNotFound('', '').withMessage('no such route'), unexpected: false };
+    if (status === 413) return { apiError: Errors.payloadTooLarge(BODY_LIMIT_BYTES), unexpected: false };
+    if (status === 415) return { apiError: Errors.paramsJsonError(), unexpected: false };
     if (status < 500) return { apiError: Errors.invalidRequest(error.message), unexpected: false };
   }
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {

@@ -34,13 +34,17 @@ export class HttpErrorFilter implements ExceptionFilter {
 }
 
 /**
- * Errors raised by Fastify itself (body parsing, limits) before any Nest handler runs. Unknown routes
- * need nothing here: Nest's own not-found handler throws into HttpErrorFilter.
+ * JSON bodies the way the official SDKs send them: an empty body with `Content-Type: application/json`
+ * (the token call, GETs) is no body at all, and an unparseable one answers envelope B "Params JSON
+ * error". Fastify's own parser still does the parsing, so prototype-poisoning protection stays.
  */
-export function installFastifyErrorHandlers(fastify: FastifyInstance, logger: Logger): void {
-  fastify.setErrorHandler((error, request, reply) => {
-    const { apiError, unexpected } = toApiError(error);
-    report(logger, error, request, unexpected);
-    sendApiError(reply, apiError);
+export function installJsonBodyParser(fastify: FastifyInstance): void {
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  // JSON only: any other body type (or none declared) is a 415 from Fastify, answered as Params JSON error.
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, (error, parsed) => (error ? done(Errors.paramsJsonError(), undefined) : done(null, parsed)));
   });
 }

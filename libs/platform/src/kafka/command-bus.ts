@@ -7,11 +7,13 @@ import {
   CommandFamily,
   CommandReply,
   CommandTopics,
+  replyTopicOf,
 } from '@paygrid/contracts';
 import { ApiError, Errors } from '../errors/api-error';
 import { currentCorrelationId, CORRELATION_HEADER } from '../logging/correlation';
 import { Metrics } from '../metrics/metrics';
-import { nestKafkaOptions } from './kafka-factory';
+import { createKafka, nestKafkaOptions } from './kafka-factory';
+import { primeConsumerGroup } from './group-offsets';
 
 /**
  * The sending side of request/reply over Kafka (Nest's ClientKafka). Every command waits for its
@@ -41,7 +43,13 @@ export class CommandBus {
 
   async connect(): Promise<void> {
     if (this.connected) return;
-    for (const topic of Object.values(CommandTopics)) this.client.subscribeToResponseOf(topic);
+    const topics = Object.values(CommandTopics);
+    for (const topic of topics) this.client.subscribeToResponseOf(topic);
+    await primeConsumerGroup(
+      createKafka(this.options.clientId, this.options.brokers, this.logger),
+      `${this.options.groupId}-client`,
+      topics.map(replyTopicOf),
+    );
     await this.client.connect();
     this.connected = true;
   }

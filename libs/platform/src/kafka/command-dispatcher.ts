@@ -80,7 +80,11 @@ export class CommandDispatcher implements OnApplicationBootstrap {
       reply = this.refusal(error, type);
     }
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    this.metrics.commandDuration.observe({ type, outcome: reply.ok ? 'ok' : 'refused' }, seconds);
+    const outcome = reply.ok ? 'ok' : 'refused';
+    this.metrics.commandDuration.observe({ type, outcome }, seconds);
+    if (type !== PING_COMMAND) {
+      this.logger.info({ command_type: type, outcome, duration_ms: Math.round(seconds * 1000) }, 'command handled');
+    }
     return reply;
   }
 

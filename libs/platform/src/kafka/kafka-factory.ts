@@ -62,10 +62,9 @@ export function nestKafkaOptions(app: string, brokers: string[], groupId: string
       consumer: { groupId, ...CONSUMER_DEFAULTS },
       producer: { createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false },
       run: { partitionsConsumedConcurrently: 3 },
-      // A brand-new group starting at "latest" can skip messages produced while it joins (seen on a
-      // fresh broker: a service's first commands, a gateway's first replies). Earliest is safe: old
-      // commands are idempotent through the command ledger and stray replies match no pending request.
-      subscribe: { fromBeginning: true },
+      // New groups are primed to start at the current end (group-offsets.ts), so this only matters
+      // if priming was skipped.
+      subscribe: { fromBeginning: false },
     },
   };
 }

@@ -4,7 +4,13 @@ import { AccountCommands } from '@paygrid/contracts';
 import { Errors } from '@paygrid/platform';
 import type { AuthenticatedRequest } from '../../common/authenticated-request';
 import { ServiceCalls } from '../commands/service-calls';
-import { AccountIdParam, GetAdditionalQuery, ListAccountsQuery, RetrieveAccountQuery } from './dto/accounts.dto';
+import { ApiOperation } from '../api-reference/api-operation.decorator';
+import {
+  AccountIdParam,
+  GetAdditionalQuery,
+  ListAccountsQuery,
+  RetrieveAccountQuery,
+} from './dto/accounts.dto';
 
 /** Connected accounts (spec 4.8–4.10): thin routes; the accounts service decides visibility. */
 @Controller('v1/accounts')
@@ -12,6 +18,11 @@ export class AccountsController {
   constructor(private readonly services: ServiceCalls) {}
 
   @Get()
+  @ApiOperation({
+    tag: 'Accounts',
+    summary: 'List connected accounts',
+    description: 'A master sees itself and its sub-accounts; a sub-account sees only itself.',
+  })
   list(@Req() request: AuthenticatedRequest, @Query() query: ListAccountsQuery) {
     return this.services.query(request, 'accounts', AccountCommands.list, {
       page_size: query.page_size,
@@ -20,6 +31,11 @@ export class AccountsController {
   }
 
   @Get('get_additional')
+  @ApiOperation({
+    tag: 'Accounts',
+    summary: 'Additional documents required for a country',
+    description: 'A bare array of {profile_key, profile_name, profile_option} (1 = required).',
+  })
   getAdditional(@Req() request: AuthenticatedRequest, @Query() query: GetAdditionalQuery) {
     return this.services.query(request, 'accounts', AccountCommands.getAdditional, {
       country: query.country,
@@ -28,7 +44,16 @@ export class AccountsController {
   }
 
   @Get(':id')
-  retrieve(@Req() request: AuthenticatedRequest, @Param() params: AccountIdParam, @Query() query: RetrieveAccountQuery) {
+  @ApiOperation({
+    tag: 'Accounts',
+    summary: 'Retrieve an account',
+    description: 'Another account is reported exactly as a missing one (account_not_found).',
+  })
+  retrieve(
+    @Req() request: AuthenticatedRequest,
+    @Param() params: AccountIdParam,
+    @Query() query: RetrieveAccountQuery,
+  ) {
     return this.services.query(request, 'accounts', AccountCommands.retrieve, {
       account_id: params.id.toLowerCase(),
       business_code: query.business_code,
@@ -37,6 +62,12 @@ export class AccountsController {
 
   @Post('create_accounts')
   @HttpCode(200)
+  @ApiOperation({
+    tag: 'Accounts',
+    summary: 'Create a sub-account',
+    description:
+      'Starts PROCESSING/PENDING; the sandbox review approves it shortly after (a name containing REJECT is rejected).',
+  })
   create(
     @Req() request: AuthenticatedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,

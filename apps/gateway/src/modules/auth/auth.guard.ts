@@ -28,8 +28,10 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const policy =
-      this.reflector.getAllAndOverride<RoutePolicy | undefined>(ROUTE_POLICY, [context.getHandler(), context.getClass()]) ??
-      {};
+      this.reflector.getAllAndOverride<RoutePolicy | undefined>(ROUTE_POLICY, [
+        context.getHandler(),
+        context.getClass(),
+      ]) ?? {};
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     if (policy.public || !isApiRoute(request)) return true;
 
@@ -41,7 +43,8 @@ export class AuthGuard implements CanActivate {
     if (policy.requiresClientId) {
       const clientId = request.headers['x-client-id'];
       if (!clientId) throw Errors.unauthorized('x-client-id header is required');
-      if (clientId !== claims.client_id) throw Errors.unauthorized('x-client-id does not match the auth token');
+      if (clientId !== claims.client_id)
+        throw Errors.unauthorized('x-client-id does not match the auth token');
     }
     if (policy.permission && !(claims.perms ?? []).includes(policy.permission)) {
       throw Errors.forbidden(`the API key lacks the ${policy.permission} permission`);
@@ -75,7 +78,8 @@ export class AuthGuard implements CanActivate {
       .incr(windowKey)
       .expire(windowKey, 2)
       .exec();
-    if (!results || results.some(([error]) => error)) throw Errors.unauthorized('token dependencies unavailable');
+    if (!results || results.some(([error]) => error))
+      throw Errors.unauthorized('token dependencies unavailable');
     return { revoked: results[0][1] === 1, requestsThisSecond: Number(results[1][1]) };
   }
 }

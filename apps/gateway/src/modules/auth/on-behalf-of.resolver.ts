@@ -28,7 +28,11 @@ export class OnBehalfOfResolver {
   async resolve(caller: Caller, header: string | string[] | undefined): Promise<ResolvedAccount> {
     const target = (Array.isArray(header) ? header[0] : header)?.trim();
     if (!target || target === caller.accountId) {
-      return { account_id: caller.accountId, master_account_id: caller.masterAccountId, short_reference_id: '' };
+      return {
+        account_id: caller.accountId,
+        master_account_id: caller.masterAccountId,
+        short_reference_id: '',
+      };
     }
     if (!UUID.test(target)) throw Errors.invalidRequest('x-on-behalf-of must be the uuid of a sub-account');
     const cacheKey = `${caller.accountId}:${target.toLowerCase()}`;

@@ -15,6 +15,7 @@ export interface RoutePolicy {
 }
 
 export const Public = () => SetMetadata<string, RoutePolicy>(ROUTE_POLICY, { public: true });
-export const RequiresClientId = () => SetMetadata<string, RoutePolicy>(ROUTE_POLICY, { requiresClientId: true });
+export const RequiresClientId = () =>
+  SetMetadata<string, RoutePolicy>(ROUTE_POLICY, { requiresClientId: true });
 export const RequiresPermission = (permission: string) =>
   SetMetadata<string, RoutePolicy>(ROUTE_POLICY, { permission });

@@ -5,6 +5,7 @@ import { CommandBus, Errors } from '@paygrid/platform';
 import { COMMAND_BUS } from '../commands/command-bus.provider';
 import { Public } from './route-policy.decorator';
 import { TokenService } from './token.service';
+import { ApiOperation } from '../api-reference/api-operation.decorator';
 
 /**
  * Token issuance exactly as the official SDKs call it (wire-compat §2): headers x-client-id and
@@ -19,12 +20,19 @@ export class TokenController {
 
   @Post('token')
   @Public()
+  @ApiOperation({
+    tag: 'Authentication',
+    summary: 'Issue an auth token',
+    description:
+      'Headers x-client-id and x-api-key, no body. Answers {auth_token, expired_at} (Unix seconds, 30 minutes).',
+  })
   @HttpCode(200)
   async issue(@Req() request: FastifyRequest) {
     const clientId = single(request.headers['x-client-id']);
     const apiKey = single(request.headers['x-api-key']);
     if (!clientId || !apiKey) throw Errors.unauthorized('x-client-id and x-api-key headers are required');
-    if (clientId.length > 128 || apiKey.length > 256) throw Errors.unauthorized('Invalid client id or API key');
+    if (clientId.length > 128 || apiKey.length > 256)
+      throw Errors.unauthorized('Invalid client id or API key');
     const credential = await this.bus.send<VerifiedCredential>(
       'accounts',
       AccountCommands.verifyCredentials,

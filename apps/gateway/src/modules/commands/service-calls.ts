@@ -67,7 +67,11 @@ export function idempotencyKeyOf(request: AuthenticatedRequest): string {
   const header = request.headers['x-idempotency-key'];
   const key = Array.isArray(header) ? header[0] : header;
   if (!key) {
-    throw envelopeA('invalid_request_error', 'invalid_request_error', 'x-idempotency-key header is required on POST');
+    throw envelopeA(
+      'invalid_request_error',
+      'invalid_request_error',
+      'x-idempotency-key header is required on POST',
+    );
   }
   if (key.length > 255 || !UUID.test(key)) {
     throw envelopeA('idempotency_error', 'invalid_key_format', 'x-idempotency-key must be a uuid');

@@ -41,13 +41,24 @@ export class IdempotencyRepository {
          (idempotency_key, account_id, method, path, request_hash, command_id, state, locked_until)
        VALUES ($1, $2, $3, $4, $5, $6, 'processing', now() + make_interval(secs => $7 / 1000.0))
        ON CONFLICT (idempotency_key) DO NOTHING RETURNING idempotency_key`,
-      [record.key, record.accountId, record.method, record.path, record.requestHash, record.commandId, record.lockMs],
+      [
+        record.key,
+        record.accountId,
+        record.method,
+        record.path,
+        record.requestHash,
+        record.commandId,
+        record.lockMs,
+      ],
     );
     return inserted.length === 1;
   }
 
   async find(key: string): Promise<IdempotencyRecord | undefined> {
-    const [row] = await this.dataSource.query('SELECT * FROM idempotency_records WHERE idempotency_key = $1', [key]);
+    const [row] = await this.dataSource.query(
+      'SELECT * FROM idempotency_records WHERE idempotency_key = $1',
+      [key],
+    );
     return row;
   }
 

@@ -12,9 +12,7 @@ import { IdempotencyRepository } from './idempotency.repository';
  * mid-request or a reply times out, the retry that takes the record over re-sends the same command id
  * and the service answers with what it already did instead of doing it twice.
  */
-export type Claim =
-  | { kind: 'execute'; commandId: string }
-  | { kind: 'replay'; status: number; body: string };
+export type Claim = { kind: 'execute'; commandId: string } | { kind: 'replay'; status: number; body: string };
 
 export interface ClaimRequest {
   key: string;
@@ -64,13 +62,23 @@ export class IdempotencyService implements OnApplicationBootstrap, OnApplication
       throw idempotencyError('key_mismatch_account', 'This idempotency key was used by another account');
     }
     if (existing.method !== request.method || existing.path !== request.path) {
-      throw idempotencyError('key_mismatch_api', 'This idempotency key was used on another endpoint or method');
+      throw idempotencyError(
+        'key_mismatch_api',
+        'This idempotency key was used on another endpoint or method',
+      );
     }
     if (existing.request_hash !== requestHash) {
-      throw idempotencyError('key_mismatch_params', 'This idempotency key was used with a different request body');
+      throw idempotencyError(
+        'key_mismatch_params',
+        'This idempotency key was used with a different request body',
+      );
     }
     if (existing.state === 'completed') {
-      return { kind: 'replay', status: existing.response_status ?? 200, body: existing.response_body ?? '{}' };
+      return {
+        kind: 'replay',
+        status: existing.response_status ?? 200,
+        body: existing.response_body ?? '{}',
+      };
     }
     if (await this.records.takeOver(request.key, this.lockMs)) {
       return { kind: 'execute', commandId: existing.command_id };
@@ -102,7 +110,9 @@ export function commandIdFor(accountId: string, key: string): string {
 
 /** Stable across key order, so two SDKs serialising the same params differently still match. */
 export function hashBody(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body ?? {})).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson(body ?? {}))
+    .digest('hex');
 }
 
 function canonicalJson(value: unknown): string {

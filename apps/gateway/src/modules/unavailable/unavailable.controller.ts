@@ -9,7 +9,7 @@ import { Errors } from '@paygrid/platform';
  */
 @Controller()
 export class UnavailableController {
-  @All(['v2/*path', 'v1/issuing/*path', 'v1/simulator/*path'])
+  @All(['v2/*', 'v1/issuing/*', 'v1/simulator/*'])
   notYet(@Req() request: FastifyRequest) {
     throw Errors.operationNotAvailable(`${request.method} ${request.url.split('?')[0]}`);
   }

@@ -1,0 +1,45 @@
+import { APP_CATALOG, AppName } from '@paygrid/platform';
+import { launchApp, RunningApp, waitUntilReady } from '@paygrid/local-stack';
+import { waitFor } from '@paygrid/testing';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { e2eSettings, E2E_PIDS_FILE } from './stack-settings';
+
+/**
+ * Lets a test take an app of the e2e stack down and bring it back, to prove behaviour across
+ * crashes. Pids live in a file (tmp/e2e-logs/pids.json) because test files run in their own module
+ * registry; the global teardown stops whatever pid the file names at the end.
+ */
+function pids(): Record<string, number> {
+  return existsSync(E2E_PIDS_FILE) ? JSON.parse(readFileSync(E2E_PIDS_FILE, 'utf8')) : {};
+}
+
+export async function killApp(name: AppName): Promise<void> {
+  const pid = pids()[name];
+  if (!pid) throw new Error(`no running ${name} in the e2e stack`);
+  process.kill(pid, 'SIGKILL');
+  await waitFor(() => !isAlive(pid), { what: `${name} to die` });
+}
+
+export async function startAppAgain(name: AppName, extraEnv: Record<string, string> = {}): Promise<RunningApp> {
+  const descriptor = APP_CATALOG.find((app) => app.name === name);
+  if (!descriptor) throw new Error(`unknown app ${name}`);
+  const settings = e2eSettings({
+    kafkaBrokers: process.env.PAYGRID_E2E_BROKERS ?? '127.0.0.1:9092',
+    databaseServerUrl: process.env.PAYGRID_E2E_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    redisUrl: process.env.PAYGRID_E2E_REDIS ?? 'redis://127.0.0.1:6379',
+  });
+  const app = launchApp({ ...settings, extraEnv: { ...settings.extraEnv, ...extraEnv } }, descriptor, () => undefined);
+  await waitUntilReady([app], 60_000);
+  writeFileSync(E2E_PIDS_FILE, JSON.stringify({ ...pids(), [name]: app.process.pid }));
+  return app;
+}
+
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,37 @@
+import path from 'node:path';
+import { REPO_ROOT, StackSettings } from '@paygrid/local-stack';
+
+/**
+ * The e2e stack: the six compiled apps on ports 3100–3105 (beside a developer's `npm start` on
+ * 3000–3005), their own databases (`*_e2e`, recreated every run), consumer groups unique to the run,
+ * and test-speed settings. Test files read the addresses from here.
+ */
+export const E2E_PORT_OFFSET = 100;
+export const E2E_GATEWAY = `http://127.0.0.1:${3000 + E2E_PORT_OFFSET}`;
+export const E2E_API = `${E2E_GATEWAY}/api`;
+export const E2E_LOG_DIRECTORY = path.join(REPO_ROOT, 'tmp/e2e-logs');
+export const E2E_PIDS_FILE = path.join(E2E_LOG_DIRECTORY, 'pids.json');
+
+/** Short enough that the kill-and-retry tests do not wait long, long enough for a loaded CI box. */
+export const E2E_COMMAND_TIMEOUT_MS = 4000;
+
+export function e2eSettings(infrastructure: {
+  kafkaBrokers: string;
+  databaseServerUrl: string;
+  redisUrl: string;
+}): StackSettings {
+  return {
+    ...infrastructure,
+    portOffset: E2E_PORT_OFFSET,
+    databaseSuffix: '_e2e',
+    groupPrefix: process.env.PAYGRID_E2E_GROUP_PREFIX ?? 'paygrid-e2e',
+    logLevel: 'info',
+    logSink: { directory: E2E_LOG_DIRECTORY },
+    extraEnv: {
+      NODE_ENV: 'test',
+      COMMAND_TIMEOUT_MS: String(E2E_COMMAND_TIMEOUT_MS),
+      ACCOUNT_REVIEW_DELAY_MS: '300',
+      RATE_LIMIT_PER_SECOND: '100',
+    },
+  };
+}

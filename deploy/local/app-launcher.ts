@@ -1,0 +1,179 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+import path from 'node:path';
+import { APP_CATALOG, AppDescriptor, AppName, databaseUrlFor } from '@paygrid/platform';
+
+/**
+ * Runs the compiled apps as child processes for `npm start` and the e2e tier: checks their ports are
+ * free first, prefixes and pretty-prints their JSON logs, waits until each answers /health/ready,
+ * and stops exactly the processes it started.
+ */
+export const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+export interface StackSettings {
+  kafkaBrokers: string;
+  /** Any database URL on the server; each app gets its own database on it. */
+  databaseServerUrl: string;
+  redisUrl: string;
+  /** Added to every catalog port (the e2e stack runs beside a developer's). */
+  portOffset: number;
+  /** Suffix of database names (e.g. `_e2e`). */
+  databaseSuffix: string;
+  groupPrefix: string;
+  extraEnv: Record<string, string>;
+  logLevel: string;
+  /** Where app output goes: the terminal (pretty) or a file per app. */
+  logSink: 'terminal' | { directory: string };
+}
+
+export interface RunningApp {
+  name: AppName;
+  port: number;
+  process: ChildProcess;
+}
+
+export function appDatabaseUrl(settings: StackSettings, database: string): string {
+  return databaseUrlFor(settings.databaseServerUrl, `${database}${settings.databaseSuffix}`);
+}
+
+export function appPort(settings: StackSettings, port: number): number {
+  return port + settings.portOffset;
+}
+
+export async function assertPortsFree(settings: StackSettings): Promise<void> {
+  for (const app of APP_CATALOG) {
+    const port = appPort(settings, app.port);
+    if (!(await portFree(port))) {
+      throw new Error(
+        `port ${port} (${app.name}) is already in use: is Paygrid already running? Stop it first, or free the port.`,
+      );
+    }
+  }
+}
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+export function launchApps(settings: StackSettings, onExit: (app: AppName, code: number | null) => void): RunningApp[] {
+  return APP_CATALOG.map((app) => launchApp(settings, app, onExit));
+}
+
+export function launchApp(
+  settings: StackSettings,
+  app: AppDescriptor,
+  onExit: (app: AppName, code: number | null) => void,
+): RunningApp {
+  const port = appPort(settings, app.port);
+  const child = spawn(
+    process.execPath,
+    ['-r', path.join(REPO_ROOT, 'deploy/local/register-paths.js'), path.join(REPO_ROOT, `dist/apps/${app.name}/src/main.js`)],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        ...settings.extraEnv,
+        PORT: String(port),
+        DATABASE_URL: appDatabaseUrl(settings, app.database),
+        KAFKA_BROKERS: settings.kafkaBrokers,
+        REDIS_URL: settings.redisUrl,
+        KAFKA_GROUP_PREFIX: settings.groupPrefix,
+        LOG_LEVEL: settings.logLevel,
+        KAFKAJS_NO_PARTITIONER_WARNING: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  pipeLogs(app.name, child, settings.logSink);
+  child.on('exit', (code) => onExit(app.name, code));
+  return { name: app.name, port, process: child };
+}
+
+export async function waitUntilReady(apps: RunningApp[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const pending = new Set(apps);
+  while (pending.size > 0) {
+    for (const app of [...pending]) {
+      if (app.process.exitCode !== null) throw new Error(`${app.name} exited with code ${app.process.exitCode}`);
+      if (await answersReady(app.port)) pending.delete(app);
+    }
+    if (pending.size === 0) return;
+    if (Date.now() > deadline) {
+      throw new Error(`not ready after ${timeoutMs / 1000}s: ${[...pending].map((app) => app.name).join(', ')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
+async function answersReady(port: number): Promise<boolean> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/health/ready`, { signal: AbortSignal.timeout(2500) });
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGTERM first (Nest closes consumers and the relay cleanly), SIGKILL after the grace period. */
+export async function stopApps(apps: RunningApp[], graceMs = 10_000): Promise<void> {
+  await Promise.all(
+    apps.map(
+      (app) =>
+        new Promise<void>((resolve) => {
+          if (app.process.exitCode !== null || app.process.signalCode !== null) return resolve();
+          const killer = setTimeout(() => app.process.kill('SIGKILL'), graceMs);
+          app.process.once('exit', () => {
+            clearTimeout(killer);
+            resolve();
+          });
+          app.process.kill('SIGTERM');
+        }),
+    ),
+  );
+}
+
+const COLORS: Record<AppName, number> = {
+  gateway: 36,
+  accounts: 32,
+  acquiring: 35,
+  payouts: 33,
+  issuing: 34,
+  'webhook-dispatcher': 96,
+};
+
+function pipeLogs(name: AppName, child: ChildProcess, sink: StackSettings['logSink']): void {
+  if (sink !== 'terminal') {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const fs = require('node:fs') as typeof import('node:fs');
+    fs.mkdirSync(sink.directory, { recursive: true });
+    const file = fs.createWriteStream(path.join(sink.directory, `${name}.log`), { flags: 'a' });
+    child.stdout?.pipe(file);
+    child.stderr?.pipe(file);
+    return;
+  }
+  const prefix = process.stdout.isTTY ? `\x1b[${COLORS[name]}m${name.padEnd(18)}\x1b[0m` : name.padEnd(18);
+  for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue;
+    createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${prefix} ${readable(line)}\n`));
+  }
+}
+
+/** One pino JSON line as `time LEVEL message key=value …`; anything else unchanged. */
+export function readable(line: string): string {
+  if (!line.startsWith('{')) return line;
+  try {
+    const { time, level, msg, app: _app, pid: _pid, hostname: _host, ...rest } = JSON.parse(line);
+    const clock = typeof time === 'string' ? time.slice(11, 19) : '';
+    const extras = Object.entries(rest)
+      .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+      .join(' ');
+    return `${clock} ${String(level).toUpperCase().padEnd(5)} ${msg ?? ''}${extras ? `  ${extras}` : ''}`;
+  } catch {
+    return line;
+  }
+}

@@ -1,0 +1,4 @@
+// The local stack as a library: `npm start`, `npm test` and the e2e tier run the same launcher.
+export * from './app-launcher';
+export * from './infrastructure';
+export * from './sandbox-credentials';
