@@ -1,0 +1,68 @@
+import 'reflect-metadata';
+import { plainToInstance } from 'class-transformer';
+import { validateSync, ValidationError } from 'class-validator';
+
+/**
+ * Validates a command payload against a DTO class and turns class-validator's error tree into
+ * sentences that name the field path and the rule ("company_info.email_address must be an email",
+ * "ownership_details.representatives[0].nationality must be a valid ISO31661 Alpha2 code").
+ *
+ * Unknown fields are refused, never silently dropped (decisions §4). Messages never quote the
+ * offending value, so a secret sent in the wrong field cannot leak into a reply or a log.
+ * Framework-free on purpose (class-validator and class-transformer only), so the DTOs and this helper
+ * can move to libs/contracts and be shared with the gateway.
+ */
+export type Validated<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+
+/** Enough to point at every broken field of a realistic request without an unbounded message. */
+export const MAX_REPORTED_PROBLEMS = 10;
+
+export function validatePayload<T extends object>(dto: new () => T, payload: unknown): Validated<T> {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    return { ok: false, problems: ['payload must be an object'] };
+  }
+  const instance = plainToInstance(dto, payload);
+  const errors = validateSync(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    // Values are read only to tell a missing field from a wrong one; no message quotes them.
+    validationError: { target: false, value: true },
+  });
+  if (errors.length === 0) return { ok: true, value: instance };
+  return { ok: false, problems: describeErrors(errors).slice(0, MAX_REPORTED_PROBLEMS) };
+}
+
+/**
+ * One sentence per failing field (its first broken rule), depth first, in declaration order. A field
+ * that is missing is reported as required; one that is itself wrong (say, an array where an object
+ * belongs) hides its children's noise.
+ */
+export function describeErrors(errors: ValidationError[], parentPath = ''): string[] {
+  const problems: string[] = [];
+  for (const error of errors) {
+    const path = joinPath(parentPath, error.property);
+    const constraints = error.constraints ?? {};
+    const first = Object.values(constraints)[0];
+    if (first !== undefined && error.value === undefined && constraints.isDefined === undefined) {
+      problems.push(`${path} is required`);
+    } else if (first !== undefined) problems.push(withPath(first, error.property, path));
+    else if (error.children && error.children.length > 0) problems.push(...describeErrors(error.children, path));
+  }
+  return problems;
+}
+
+function joinPath(parent: string, property: string): string {
+  if (/^\d+$/.test(property)) return `${parent}[${property}]`;
+  return parent === '' ? property : `${parent}.${property}`;
+}
+
+/**
+ * class-validator names only the property ("email_address must be ...", "each value in business_code
+ * must be ...", "property foo should not exist"); put the full path where it names it.
+ */
+function withPath(message: string, property: string, path: string): string {
+  const escaped = property.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const named = new RegExp(`(^|\\s)${escaped}(?=\\s|$)`);
+  return named.test(message) ? message.replace(named, (_, before: string) => `${before}${path}`) : `${path}: ${message}`;
+}
