@@ -32,7 +32,7 @@ module.exports = {
   // Integration and e2e tests wait on real brokers and databases; unit tests never get near this.
   testTimeout: 90000,
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,deploy,bench}/**/*.spec.ts'] },
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,deploy,bench,tools}/**/*.spec.ts'] },
     {
       ...shared,
       displayName: 'integration',

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { APP_CATALOG, AppDescriptor, AppName, databaseUrlFor } from '@paygrid/platform';
 
@@ -9,7 +10,15 @@ import { APP_CATALOG, AppDescriptor, AppName, databaseUrlFor } from '@paygrid/pl
  * free first, prefixes and pretty-prints their JSON logs, waits until each answers /health/ready,
  * and stops exactly the processes it started.
  */
-export const REPO_ROOT = path.resolve(__dirname, '../../..');
+export const REPO_ROOT = findRepoRoot(__dirname);
+
+/** The folder holding the project's package.json: this file runs from source (tests) and from dist/. */
+function findRepoRoot(start: string): string {
+  for (let folder = start; folder !== path.dirname(folder); folder = path.dirname(folder)) {
+    if (existsSync(path.join(folder, 'package.json')) && existsSync(path.join(folder, 'nx.json'))) return folder;
+  }
+  throw new Error(`no repository root above ${start}`);
+}
 
 export interface StackSettings {
   kafkaBrokers: string;

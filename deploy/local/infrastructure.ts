@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import Redis from 'ioredis';
+import { REPO_ROOT } from './app-launcher';
 import { APP_CATALOG, databaseUrlFor, dropDatabase, ensureDatabase, ensureTopics } from '@paygrid/platform';
 
 /**
@@ -9,7 +10,7 @@ import { APP_CATALOG, databaseUrlFor, dropDatabase, ensureDatabase, ensureTopics
  * local Postgres (or DATABASE_URL's server), and a reachable Redis. `release()` stops only what this
  * call started.
  */
-const HERE = path.resolve(__dirname, '../../../deploy/local');
+const HERE = path.join(REPO_ROOT, 'deploy/local');
 
 export interface Infrastructure {
   kafkaBrokers: string;

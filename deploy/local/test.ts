@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT } from './app-launcher';
+import { assertPortsFree, REPO_ROOT, StackSettings } from './app-launcher';
 import { provideInfrastructure } from './infrastructure';
 
 /**
@@ -18,6 +18,18 @@ interface StepResult {
   failed: number;
   skipped: number;
 }
+
+const DEVELOPMENT_STACK: StackSettings = {
+  kafkaBrokers: '',
+  databaseServerUrl: '',
+  redisUrl: '',
+  portOffset: 0,
+  databaseSuffix: '',
+  groupPrefix: 'paygrid',
+  extraEnv: {},
+  logLevel: 'info',
+  logSink: 'terminal',
+};
 
 const say = (line: string) => process.stdout.write(`\n== ${line}\n`);
 const bin = (name: string) => path.join(REPO_ROOT, 'node_modules/.bin', name);
@@ -64,6 +76,10 @@ async function main(): Promise<void> {
   results.push(runJest('unit', []));
 
   say('infrastructure');
+  // A running `npm start` shares the broker: its services would answer the tests' commands too.
+  await assertPortsFree(DEVELOPMENT_STACK).catch(() => {
+    throw new Error('a local Paygrid (npm start) is running: stop it first, it would answer the tests\' commands');
+  });
   const infrastructure = await provideInfrastructure((line) => process.stdout.write(`${line}\n`));
   try {
     results.push(runJest('integration', ['--runInBand']));

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { waitFor } from '@paygrid/testing';
 import { api, SANDBOX, tokenFor } from '../support/api-client';
+import { companySubAccount } from '../support/fixtures';
 import { queryE2eDatabase } from '../support/databases';
 import { E2E_GATEWAY, E2E_LOG_DIRECTORY } from '../support/stack-settings';
 import { killApp, startAppAgain } from '../support/stack-control';
@@ -12,25 +13,6 @@ import { killApp, startAppAgain } from '../support/stack-control';
  * command and its reply, the resulting event reaching the webhook dispatcher's store, correlation ids
  * across services, and recovery when a service is down.
  */
-const companySubAccount = (nickname: string) => ({
-  business_type: 'ACQUIRING',
-  entity_type: 'COMPANY',
-  nickname,
-  inherit: 1,
-  company_info: {
-    legal_business_name: `${nickname} Pte Ltd`,
-    legal_business_name_english: `${nickname} Pte Ltd`,
-    country_of_incorporation: 'SG',
-    company_type: 'LIMITED_COMPANY',
-    phone_number: '6561234567',
-    email_address: `${nickname.toLowerCase().replace(/\W/g, '')}@example.com`,
-    company_registration_number: '201912345K',
-    incorparate_date: '2019-05-01',
-    certification_of_incorporation: ['file_cert_1'],
-  },
-  company_address: { street_address: '1 Raffles Place', city: 'Singapore', postal_code: '048616', country: 'SG' },
-});
-
 describe('platform slice', () => {
   it('reports every dependency and every service up at /api/health', async () => {
     const health = await api<{ status: string; checks: Record<string, { status: string }> }>('GET', '/health');

@@ -1,7 +1,7 @@
 // Jest applies no moduleNameMapper to globalSetup: map the @paygrid aliases before anything imports them.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import '../../../../libs/testing/src/jest/register-source-paths';
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import {
   assertPortsFree,
@@ -24,7 +24,8 @@ declare global {
 }
 
 export default async function globalSetup(): Promise<void> {
-  execFileSync('npm', ['run', '-s', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`npm run build failed (${build.status} ${build.signal} ${build.error}):\n${build.stdout}\n${build.stderr}`);
   rmSync(E2E_LOG_DIRECTORY, { recursive: true, force: true });
   mkdirSync(E2E_LOG_DIRECTORY, { recursive: true });
   process.env.PAYGRID_E2E_GROUP_PREFIX ??= `paygrid-e2e-${Date.now().toString(36)}`;

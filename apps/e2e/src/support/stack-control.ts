@@ -20,7 +20,21 @@ export async function killApp(name: AppName): Promise<void> {
   await waitFor(() => !isAlive(pid), { what: `${name} to die` });
 }
 
-export async function startAppAgain(name: AppName, extraEnv: Record<string, string> = {}): Promise<RunningApp> {
+export async function startAppAgain(name: AppName): Promise<RunningApp> {
+  const app = await launchReady(name, 0, {});
+  writeFileSync(E2E_PIDS_FILE, JSON.stringify({ ...pids(), [name]: app.process.pid }));
+  return app;
+}
+
+/**
+ * A second instance of an app beside the stack's, on the port `extraPortOffset` above the e2e one,
+ * with its own settings (e.g. a gateway with a low rate limit). The caller stops it (stopApps).
+ */
+export function startExtraInstance(name: AppName, extraPortOffset: number, extraEnv: Record<string, string>): Promise<RunningApp> {
+  return launchReady(name, extraPortOffset, extraEnv);
+}
+
+async function launchReady(name: AppName, extraPortOffset: number, extraEnv: Record<string, string>): Promise<RunningApp> {
   const descriptor = APP_CATALOG.find((app) => app.name === name);
   if (!descriptor) throw new Error(`unknown app ${name}`);
   const settings = e2eSettings({
@@ -28,9 +42,12 @@ export async function startAppAgain(name: AppName, extraEnv: Record<string, stri
     databaseServerUrl: process.env.PAYGRID_E2E_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     redisUrl: process.env.PAYGRID_E2E_REDIS ?? 'redis://127.0.0.1:6379',
   });
-  const app = launchApp({ ...settings, extraEnv: { ...settings.extraEnv, ...extraEnv } }, descriptor, () => undefined);
+  const app = launchApp(
+    { ...settings, portOffset: settings.portOffset + extraPortOffset, extraEnv: { ...settings.extraEnv, ...extraEnv } },
+    descriptor,
+    () => undefined,
+  );
   await waitUntilReady([app], 60_000);
-  writeFileSync(E2E_PIDS_FILE, JSON.stringify({ ...pids(), [name]: app.process.pid }));
   return app;
 }
 

@@ -31,7 +31,8 @@ export function e2eSettings(infrastructure: {
       NODE_ENV: 'test',
       COMMAND_TIMEOUT_MS: String(E2E_COMMAND_TIMEOUT_MS),
       ACCOUNT_REVIEW_DELAY_MS: '300',
-      RATE_LIMIT_PER_SECOND: '100',
+      // High enough for the concurrency tests; the rate-limit test runs its own gateway with a low one.
+      RATE_LIMIT_PER_SECOND: '2000',
     },
   };
 }

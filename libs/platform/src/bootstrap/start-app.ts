@@ -3,14 +3,13 @@ import { NestFactory } from '@nestjs/core';
 import { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'pino';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppName } from '../config/app-catalog';
 import { createLogger, PinoNestLogger } from '../logging/logger';
 import { bindHttpCorrelation } from '../logging/fastify-correlation';
-import { CommandFamily, CommandTopics } from '@paygrid/contracts';
-import { createKafka, nestKafkaOptions } from '../kafka/kafka-factory';
-import { primeConsumerGroup } from '../kafka/group-offsets';
+import { nestKafkaOptions } from '../kafka/kafka-factory';
 import { BODY_LIMIT_BYTES } from '../http/error-mapping';
-import { HttpErrorFilter, installJsonBodyParser } from '../http/http-errors';
+import { HttpErrorFilter, installJsonBodyParser, routerRefusal, sendApiError } from '../http/http-errors';
 import { Metrics } from '../metrics/metrics';
 import { LOGGER } from '../nest/tokens';
 
@@ -29,16 +28,17 @@ export interface StartOptions {
   configure?: (app: NestFastifyApplication, logger: Logger) => void | Promise<void>;
 }
 
-/** The command family each service answers (the gateway answers none). */
-function commandFamilyOf(app: AppName): CommandFamily {
-  if (app === 'webhook-dispatcher') return 'webhooks';
-  if (app === 'gateway') throw new Error('the gateway consumes no command topic');
-  return app;
-}
-
 export async function createHttpApp(options: StartOptions): Promise<NestFastifyApplication> {
   const bootLogger = createLogger(options.app, options.config.LOG_LEVEL);
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: true, return503OnClosing: true });
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: true,
+    return503OnClosing: true,
+    // Ids are at most 36 characters; anything far longer is refused in the router, in our envelope.
+    maxParamLength: 200,
+    frameworkErrors: (error: { code?: string }, _request: FastifyRequest, reply: FastifyReply) =>
+      sendApiError(reply, routerRefusal(error)),
+  });
   const app = await NestFactory.create<NestFastifyApplication>(options.module, adapter, {
     logger: new PinoNestLogger(bootLogger),
     abortOnError: false,
@@ -67,10 +67,6 @@ export async function createHttpApp(options: StartOptions): Promise<NestFastifyA
   await options.configure?.(app, logger);
   if (options.consumesCommands) {
     const groupId = `${options.config.KAFKA_GROUP_PREFIX}-${options.app}`;
-    // Nest appends "-server" to the group id of a microservice consumer.
-    await primeConsumerGroup(createKafka(options.app, options.config.KAFKA_BROKERS, logger), `${groupId}-server`, [
-      CommandTopics[commandFamilyOf(options.app)],
-    ]);
     app.connectMicroservice(nestKafkaOptions(options.app, options.config.KAFKA_BROKERS, groupId, logger));
   }
   app.enableShutdownHooks();
@@ -81,6 +77,8 @@ export async function startApp(options: StartOptions): Promise<INestApplication>
   const logger = createLogger(options.app, options.config.LOG_LEVEL);
   try {
     const app = await createHttpApp(options);
+    // init first: handlers are registered and the outbox relay runs before the first command arrives.
+    await app.init();
     await app.startAllMicroservices();
     await app.listen(options.config.PORT, options.config.HOST);
     logger.info({ port: options.config.PORT, host: options.config.HOST }, `${options.app} listening`);

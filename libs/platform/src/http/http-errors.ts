@@ -48,3 +48,9 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
     parseJson(request, text, (error, parsed) => (error ? done(Errors.paramsJsonError(), undefined) : done(null, parsed)));
   });
 }
+
+/** Errors Fastify's router raises before any route runs (malformed URL, over-long path parameter). */
+export function routerRefusal(error: { code?: string }): ApiError {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return Errors.invalidRequest('a path parameter is too long');
+  return Errors.invalidRequest('the request URL could not be read');
+}

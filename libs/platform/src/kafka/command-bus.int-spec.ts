@@ -10,6 +10,7 @@ import { PlatformModule } from '../nest/platform.module';
 import { createHttpApp } from '../bootstrap/start-app';
 import { ApiError, envelopeA } from '../errors/api-error';
 import { Metrics } from '../metrics/metrics';
+import { currentCorrelationId } from '../logging/correlation';
 import { CommandBus } from './command-bus';
 import { CommandHandler } from './command-handler.decorator';
 import { commandControllerFor } from './command-controller';
@@ -31,6 +32,11 @@ class TestEffectsTable1700000000001 implements MigrationInterface {
 
 @Injectable()
 class TestHandlers {
+  @CommandHandler('payouts.test_whoami')
+  async whoami() {
+    return { correlation_id: currentCorrelationId() ?? null };
+  }
+
   @CommandHandler('payouts.test_create', { mutates: true })
   async create(command: CommandEnvelope<{ note: string; refuse?: boolean }>, manager?: EntityManager) {
     if (command.payload.refuse) throw envelopeA('invalid_request_error', 'refused_for_test', 'refused on purpose');
@@ -151,6 +157,15 @@ describe('command bus against a real service', () => {
     const repeat = await send(commandId, { note }).catch((error: unknown) => error);
     expect((repeat as ApiError).body).toMatchObject({ code: 'refused_for_test' });
     expect(await effectsWithNote(note)).toBe(0);
+  });
+
+  it('carries the sender correlation id into the handler through the Kafka headers', async () => {
+    await startService();
+    const reply = await bus.send<{ correlation_id: string | null }>('payouts', 'payouts.test_whoami', {}, {
+      actor: null,
+      correlationId: 'corr-it-42',
+    });
+    expect(reply.correlation_id).toBe('corr-it-42');
   });
 
   it('answers an unknown command type with operation_not_available instead of hanging', async () => {

@@ -7,13 +7,11 @@ import {
   CommandFamily,
   CommandReply,
   CommandTopics,
-  replyTopicOf,
 } from '@paygrid/contracts';
 import { ApiError, Errors } from '../errors/api-error';
 import { currentCorrelationId, CORRELATION_HEADER } from '../logging/correlation';
 import { Metrics } from '../metrics/metrics';
-import { createKafka, nestKafkaOptions } from './kafka-factory';
-import { primeConsumerGroup } from './group-offsets';
+import { nestKafkaOptions } from './kafka-factory';
 
 /**
  * The sending side of request/reply over Kafka (Nest's ClientKafka). Every command waits for its
@@ -26,6 +24,8 @@ export interface SendOptions {
   timeoutMs?: number;
   /** Kafka message key; commands of one aggregate land on one partition and stay ordered. */
   key?: string;
+  /** Defaults to the correlation scope of the caller. */
+  correlationId?: string;
 }
 
 export class CommandBus {
@@ -43,13 +43,7 @@ export class CommandBus {
 
   async connect(): Promise<void> {
     if (this.connected) return;
-    const topics = Object.values(CommandTopics);
-    for (const topic of topics) this.client.subscribeToResponseOf(topic);
-    await primeConsumerGroup(
-      createKafka(this.options.clientId, this.options.brokers, this.logger),
-      `${this.options.groupId}-client`,
-      topics.map(replyTopicOf),
-    );
+    for (const topic of Object.values(CommandTopics)) this.client.subscribeToResponseOf(topic);
     await this.client.connect();
     this.connected = true;
   }
@@ -75,7 +69,7 @@ export class CommandBus {
       payload,
       sent_at: new Date().toISOString(),
     };
-    const correlationId = currentCorrelationId();
+    const correlationId = options.correlationId ?? currentCorrelationId();
     const message = {
       key: options.key ?? options.actor?.account_id ?? null,
       value: envelope,

@@ -1,5 +1,5 @@
 import { Controller, Type } from '@nestjs/common';
-import { KafkaContext, MessagePattern } from '@nestjs/microservices';
+import { Ctx, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
 import { CommandTopic } from '@paygrid/contracts';
 import { CommandDispatcher } from './command-dispatcher';
 
@@ -14,7 +14,7 @@ export function commandControllerFor(topic: CommandTopic): Type<unknown> {
     constructor(readonly dispatcher: CommandDispatcher) {}
 
     @MessagePattern(topic)
-    handle(payload: unknown, context: KafkaContext) {
+    handle(@Payload() payload: unknown, @Ctx() context: KafkaContext) {
       return this.dispatcher.dispatch(payload, context);
     }
   }

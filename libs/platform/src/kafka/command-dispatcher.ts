@@ -14,12 +14,20 @@ import { Metrics } from '../metrics/metrics';
 
 type Handler = (command: CommandEnvelope, manager?: EntityManager) => Promise<unknown>;
 
-/** Far beyond any sender's reply timeout, so clock skew between hosts cannot drop a live command. */
+/**
+ * When nobody can be waiting for a command any more. Far beyond any sender's reply timeout, so clock
+ * skew cannot drop a live command; a new consumer group reads its topic from the start (see
+ * kafka-factory.ts), and what it finds from before this process started (less a grace for commands
+ * queued during a quick restart) is history, not work.
+ */
 export const COMMAND_MAX_AGE_MS = 60_000;
+export const RESTART_GRACE_MS = 15_000;
+const PROCESS_STARTED_AT = Date.now();
 
 function isStale(command: CommandEnvelope): boolean {
   const sentAt = Date.parse(command.sent_at);
-  return Number.isFinite(sentAt) && Date.now() - sentAt > COMMAND_MAX_AGE_MS;
+  if (!Number.isFinite(sentAt)) return false;
+  return Date.now() - sentAt > COMMAND_MAX_AGE_MS || sentAt < PROCESS_STARTED_AT - RESTART_GRACE_MS;
 }
 
 /**

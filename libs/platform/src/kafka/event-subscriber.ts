@@ -4,7 +4,6 @@ import { DomainEvent, EventFormatError, parseDomainEvent } from '@paygrid/contra
 import { CORRELATION_HEADER, runWithCorrelation } from '../logging/correlation';
 import { Metrics } from '../metrics/metrics';
 import { CONSUMER_DEFAULTS, headerText } from './kafka-factory';
-import { primeConsumerGroup } from './group-offsets';
 
 /**
  * Consumes domain event topics with a plain kafkajs consumer, so the commit policy is ours: an
@@ -29,9 +28,6 @@ export class EventSubscriber {
   ) {}
 
   async start(): Promise<void> {
-    // Consumers that must see history (the dispatcher) read a new group from the earliest offset;
-    // the others start at the current end, pinned before joining so nothing published meanwhile is lost.
-    if (!this.fromBeginning) await primeConsumerGroup(this.kafka, this.groupId, this.topics);
     const consumer = this.kafka.consumer({ groupId: this.groupId, ...CONSUMER_DEFAULTS });
     await consumer.connect();
     await consumer.subscribe({ topics: this.topics, fromBeginning: this.fromBeginning });

@@ -62,9 +62,11 @@ export function nestKafkaOptions(app: string, brokers: string[], groupId: string
       consumer: { groupId, ...CONSUMER_DEFAULTS },
       producer: { createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false },
       run: { partitionsConsumedConcurrently: 3 },
-      // New groups are primed to start at the current end (group-offsets.ts), so this only matters
-      // if priming was skipped.
-      subscribe: { fromBeginning: false },
+      // kafkajs resolves "latest" for a new group only after the join, so a new group starting at the
+      // end can skip the first messages (seen: a service's first commands, a gateway's first replies).
+      // Reading from the start is safe: stale commands are dropped (command-dispatcher.ts) and stray
+      // replies match no pending request.
+      subscribe: { fromBeginning: true },
     },
   };
 }

@@ -9,6 +9,9 @@ import { CORRELATION_HEADER, runWithCorrelation, sanitizeCorrelationId } from '.
 export function bindHttpCorrelation(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     const correlationId = sanitizeCorrelationId(request.headers[CORRELATION_HEADER]) ?? randomUUID();
+    // Normalised onto the request too: code that crosses async boundaries where the scope may not
+    // follow (Nest's handler pipeline) reads it from here.
+    request.headers[CORRELATION_HEADER] = correlationId;
     void reply.header(CORRELATION_HEADER, correlationId);
     runWithCorrelation(correlationId, done);
   });

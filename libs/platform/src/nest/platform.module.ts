@@ -1,4 +1,5 @@
 import {
+  BeforeApplicationShutdown,
   DynamicModule,
   Global,
   Inject,
@@ -46,7 +47,7 @@ export interface PlatformOptions {
 }
 
 @Injectable()
-export class OutboxLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OutboxLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private relay?: OutboxRelay;
   private producer?: Producer;
 
@@ -73,7 +74,8 @@ export class OutboxLifecycle implements OnApplicationBootstrap, OnApplicationShu
     };
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the connections close (ConnectionsLifecycle runs on onApplicationShutdown). */
+  async beforeApplicationShutdown(): Promise<void> {
     await this.relay?.stop();
     await this.producer?.disconnect();
   }
@@ -91,6 +93,22 @@ class ConnectionsLifecycle implements OnApplicationShutdown {
     await this.admin?.close();
     this.redis?.disconnect();
     if (this.dataSource?.isInitialized) await this.dataSource.destroy();
+  }
+}
+
+/** Arbitrary constant: "one instance of this app migrates its database at a time". */
+const MIGRATION_LOCK_ID = 748_213_002;
+
+/** Replicas booting together on a fresh database would race to create the same tables. */
+async function migrateUnderLock(dataSource: DataSource): Promise<void> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
+    await runner.release();
   }
 }
 
@@ -118,7 +136,7 @@ export class PlatformModule {
         useFactory: async () => {
           const dataSource = createDataSource({ ...database, url: options.config.DATABASE_URL, app: options.app });
           await dataSource.initialize();
-          await dataSource.runMigrations({ transaction: 'each' });
+          await migrateUnderLock(dataSource);
           return dataSource;
         },
       });

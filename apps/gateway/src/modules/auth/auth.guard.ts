@@ -6,6 +6,7 @@ import { APP_CONFIG, Errors, ipAllowed, REDIS } from '@paygrid/platform';
 import { AuthenticatedRequest } from '../../common/authenticated-request';
 import { GatewayConfig } from '../../config';
 import { OnBehalfOfResolver } from './on-behalf-of.resolver';
+import { correlationOf } from '../commands/service-calls';
 import { ROUTE_POLICY, RoutePolicy } from './route-policy.decorator';
 import { TokenService } from './token.service';
 
@@ -50,7 +51,7 @@ export class AuthGuard implements CanActivate {
       throw Errors.forbidden(`the API key lacks the ${policy.permission} permission`);
     }
     const caller = { accountId: claims.entity_id, masterAccountId: claims.mid, clientId: claims.client_id };
-    const acting = await this.onBehalfOf.resolve(caller, request.headers['x-on-behalf-of']);
+    const acting = await this.onBehalfOf.resolve(caller, request.headers['x-on-behalf-of'], correlationOf(request));
     request.auth = {
       keyId: claims.kid,
       clientId: claims.client_id,

@@ -25,7 +25,7 @@ export class OnBehalfOfResolver {
 
   constructor(@Inject(COMMAND_BUS) private readonly bus: CommandBus) {}
 
-  async resolve(caller: Caller, header: string | string[] | undefined): Promise<ResolvedAccount> {
+  async resolve(caller: Caller, header: string | string[] | undefined, correlationId?: string): Promise<ResolvedAccount> {
     const target = (Array.isArray(header) ? header[0] : header)?.trim();
     if (!target || target === caller.accountId) {
       return {
@@ -50,6 +50,7 @@ export class OnBehalfOfResolver {
           client_id: caller.clientId,
           permissions: [],
         },
+        correlationId,
       },
     );
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { AccountCommands, VerifiedCredential } from '@paygrid/contracts';
 import { CommandBus, Errors } from '@paygrid/platform';
 import { COMMAND_BUS } from '../commands/command-bus.provider';
+import { correlationOf } from '../commands/service-calls';
 import { Public } from './route-policy.decorator';
 import { TokenService } from './token.service';
 import { ApiOperation } from '../api-reference/api-operation.decorator';
@@ -37,7 +38,7 @@ export class TokenController {
       'accounts',
       AccountCommands.verifyCredentials,
       { client_id: clientId, api_key: apiKey, ip: request.ip },
-      { actor: null, key: clientId },
+      { actor: null, key: clientId, correlationId: correlationOf(request) },
     );
     return this.tokens.issue(credential);
   }

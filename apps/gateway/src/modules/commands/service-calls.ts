@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { CommandFamily } from '@paygrid/contracts';
-import { ApiError, CommandBus, envelopeA } from '@paygrid/platform';
+import { ApiError, CommandBus, CORRELATION_HEADER, envelopeA } from '@paygrid/platform';
 import { AuthenticatedRequest, authOf } from '../../common/authenticated-request';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { COMMAND_BUS } from './command-bus.provider';
@@ -23,7 +23,7 @@ export class ServiceCalls {
   ) {}
 
   query<R>(request: AuthenticatedRequest, family: CommandFamily, type: string, payload: unknown): Promise<R> {
-    return this.bus.send<R>(family, type, payload, { actor: authOf(request).actor });
+    return this.bus.send<R>(family, type, payload, { actor: authOf(request).actor, correlationId: correlationOf(request) });
   }
 
   async mutate<R>(
@@ -49,7 +49,11 @@ export class ServiceCalls {
       return stored as R;
     }
     try {
-      const result = await this.bus.send<R>(family, type, payload, { actor, commandId: claim.commandId });
+      const result = await this.bus.send<R>(family, type, payload, {
+        actor,
+        commandId: claim.commandId,
+        correlationId: correlationOf(request),
+      });
       await this.idempotency.complete(key, 200, JSON.stringify(result));
       return result;
     } catch (error) {
@@ -61,6 +65,11 @@ export class ServiceCalls {
       throw error;
     }
   }
+}
+
+export function correlationOf(request: AuthenticatedRequest): string | undefined {
+  const value = request.headers[CORRELATION_HEADER];
+  return typeof value === 'string' ? value : undefined;
 }
 
 export function idempotencyKeyOf(request: AuthenticatedRequest): string {

@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { waitFor } from '@paygrid/testing';
+import { api, SANDBOX, tokenFor } from '../support/api-client';
+import { queryE2eDatabase } from '../support/databases';
+import { companySubAccount } from '../support/fixtures';
+import { killApp, startAppAgain } from '../support/stack-control';
+
+/**
+ * Idempotency as decisions §3 defines it, against the running stack: replay byte for byte, every
+ * mismatch refused with its code, 100 concurrent requests with one key creating one object, and a
+ * gateway killed mid-request whose retry completes the original instead of doubling it.
+ */
+const CREATE = '/v1/accounts/create_accounts';
+
+async function accountsNamed(nickname: string): Promise<number> {
+  const rows = await queryE2eDatabase<{ n: number }>('paygrid_accounts', 'SELECT count(*)::int AS n FROM accounts WHERE nickname = $1', [
+    nickname,
+  ]);
+  return rows[0].n;
+}
+
+describe('idempotency', () => {
+  let token: string;
+  beforeAll(async () => {
+    token = await tokenFor(SANDBOX.master);
+  });
+
+  it('replays the stored response byte for byte with x-idempotent-replayed and runs nothing twice', async () => {
+    const key = randomUUID();
+    const nickname = `Replay ${key.slice(0, 8)}`;
+    const first = await api('POST', CREATE, { token, body: companySubAccount(nickname), idempotencyKey: key });
+    const second = await api('POST', CREATE, { token, body: companySubAccount(nickname), idempotencyKey: key });
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.text).toBe(first.text);
+    expect(first.headers.get('x-idempotent-replayed')).toBeNull();
+    expect(second.headers.get('x-idempotent-replayed')).toBe('true');
+    expect(await accountsNamed(nickname)).toBe(1);
+  });
+
+  it('refuses the same key from another account and with another body', async () => {
+    const key = randomUUID();
+    const body = companySubAccount(`Mismatch ${key.slice(0, 8)}`);
+    expect((await api('POST', CREATE, { token, body, idempotencyKey: key })).status).toBe(200);
+
+    const otherAccount = await api('POST', CREATE, { token: await tokenFor(SANDBOX.sub1), body, idempotencyKey: key });
+    expect(otherAccount.status).toBe(400);
+    expect(otherAccount.body).toMatchObject({ type: 'idempotency_error', code: 'key_mismatch_account' });
+
+    const onBehalf = await api('POST', CREATE, {
+      token,
+      body,
+      idempotencyKey: key,
+      headers: { 'x-on-behalf-of': SANDBOX.sub1.accountId },
+    });
+    expect(onBehalf.body).toMatchObject({ type: 'idempotency_error', code: 'key_mismatch_account' });
+
+    const otherBody = await api('POST', CREATE, { token, body: { ...body, nickname: 'changed' }, idempotencyKey: key });
+    expect(otherBody.status).toBe(400);
+    expect(otherBody.body).toMatchObject({ type: 'idempotency_error', code: 'key_mismatch_params' });
+  });
+
+  it('keys a request by its path without the query string', async () => {
+    const key = randomUUID();
+    const nickname = `Api ${key.slice(0, 8)}`;
+    expect((await api('POST', CREATE, { token, body: companySubAccount(nickname), idempotencyKey: key })).status).toBe(200);
+    const withQuery = await api('POST', `/v1/accounts/create_accounts?x=1`, {
+      token,
+      body: companySubAccount(nickname),
+      idempotencyKey: key,
+    });
+    // The query string is not part of the path: same path, same body, so this is a replay.
+    expect(withQuery.headers.get('x-idempotent-replayed')).toBe('true');
+    const [record] = await queryE2eDatabase<{ path: string }>('paygrid_gateway', 'SELECT path FROM idempotency_records WHERE idempotency_key = $1', [key]);
+    expect(record.path).toBe('/api/v1/accounts/create_accounts');
+  });
+
+  it('answers invalid_key_format for a key that is not a uuid, and requires a key on POST', async () => {
+    const invalid = await api('POST', CREATE, { token, body: companySubAccount('Bad key'), idempotencyKey: 'not-a-uuid' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toMatchObject({ type: 'idempotency_error', code: 'invalid_key_format' });
+    const missing = await api('POST', CREATE, { token, body: companySubAccount('No key'), idempotencyKey: null });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ type: 'invalid_request_error' });
+  });
+
+  it('stores nothing for a request refused by validation, so the corrected retry runs', async () => {
+    const key = randomUUID();
+    const nickname = `Corrected ${key.slice(0, 8)}`;
+    const invalid = await api('POST', CREATE, { token, body: { ...companySubAccount(nickname), entity_type: 'ROBOT' }, idempotencyKey: key });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toMatchObject({ type: 'invalid_request_error' });
+    const corrected = await api('POST', CREATE, { token, body: companySubAccount(nickname), idempotencyKey: key });
+    expect(corrected.status).toBe(200);
+    expect(await accountsNamed(nickname)).toBe(1);
+  });
+
+  it('creates exactly one object from 100 concurrent requests with one key', async () => {
+    const key = randomUUID();
+    const nickname = `Concurrent ${key.slice(0, 8)}`;
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, () => api<{ account_id?: string; message?: string }>('POST', CREATE, {
+        token,
+        body: companySubAccount(nickname),
+        idempotencyKey: key,
+      })),
+    );
+    const created = responses.filter((response) => response.status === 200);
+    const processing = responses.filter((response) => response.status === 400);
+    expect(created.length + processing.length).toBe(100);
+    expect(created.length).toBeGreaterThan(0);
+    expect(new Set(created.map((response) => response.body.account_id)).size).toBe(1);
+    for (const response of processing) {
+      expect(response.body).toMatchObject({ type: 'idempotency_error', code: 'request_being_processed' });
+      expect(response.body.message).toContain('request is processing');
+    }
+    expect(await accountsNamed(nickname)).toBe(1);
+  });
+
+  it('completes the original operation when the gateway dies after sending the command', async () => {
+    const key = randomUUID();
+    const nickname = `Crash ${key.slice(0, 8)}`;
+    const inFlight = api('POST', CREATE, { token, body: companySubAccount(nickname), idempotencyKey: key }).catch(() => undefined);
+    await waitFor(
+      async () =>
+        (await queryE2eDatabase('paygrid_gateway', "SELECT 1 FROM idempotency_records WHERE idempotency_key = $1 AND state = 'processing'", [key]))
+          .length === 1,
+      { intervalMs: 5, what: 'the request to be in flight' },
+    );
+    await killApp('gateway');
+    await inFlight;
+    await startAppAgain('gateway');
+
+    const final = await waitFor(
+      async () => {
+        const retry = await api<{ account_id: string }>('POST', CREATE, { token, body: companySubAccount(nickname), idempotencyKey: key });
+        return retry.status === 200 ? retry : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 500, what: 'the retry to complete the original request' },
+    );
+    expect(final.body.account_id).toBeTruthy();
+    expect(await accountsNamed(nickname)).toBe(1);
+  });
+});
