@@ -1,4 +1,3 @@
 export * from './env';
 export * from './wait-for';
 export * from './test-database';
-export * from './webhook-receiver';
