@@ -105,7 +105,7 @@ describe('visibility between a master and its sub-accounts', () => {
     const reply = await bus.send(AccountCommands.list, { page_size: 5, page_number: 1 }, { actor: actorOf(family.master) });
     expect(refusalOf(reply)).toEqual({
       status: 400,
-      body: { type: 'invalid_request_error', code: 'invalid_request_error', message: 'page_size must not be less than 10' },
+      body: { type: 'invalid_request_error', code: 'invalid_request_error', message: 'page_size: must not be less than 10' },
     });
   });
 });
@@ -202,7 +202,7 @@ describe('creating a sub-account', () => {
     expect(refusalOf(reply).body).toEqual({
       type: 'invalid_request_error',
       code: 'invalid_request_error',
-      message: 'company_info.email_address must be an email',
+      message: 'company_info.email_address: must be an email',
     });
   });
 });

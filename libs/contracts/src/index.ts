@@ -4,3 +4,6 @@ export * from './commands';
 export * from './accounts';
 export * from './webhooks';
 export * from './sandbox';
+export * from './validation/validate-payload';
+export * from './validation/field-rules';
+export * from './create-sub-account.dto';

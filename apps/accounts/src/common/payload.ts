@@ -1,6 +1,6 @@
-import { Actor, CommandEnvelope } from '@paygrid/contracts';
+import { Actor, CommandEnvelope, validatePayload } from '@paygrid/contracts';
 import { Errors } from '@paygrid/platform';
-import { validatePayload } from './validation';
+
 
 /**
  * The edge of every command handler: a payload that does not match its DTO is answered as envelope A

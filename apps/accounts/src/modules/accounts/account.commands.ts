@@ -11,7 +11,7 @@ import { parsePayload, requireActor } from '../../common/payload';
 import { AccountPage, AccountView, CreatedSubAccountView } from './account.presenter';
 import { AccountService } from './account.service';
 import { GetAdditionalDto, ListAccountsDto, ResolveOnBehalfOfDto, RetrieveAccountDto } from './dto/account-queries.dto';
-import { CreateSubAccountDto } from './dto/create-sub-account.dto';
+import { CreateSubAccountDto } from '@paygrid/contracts';
 
 /**
  * The account commands on the accounts command topic (contract: libs/contracts/src/accounts.ts).

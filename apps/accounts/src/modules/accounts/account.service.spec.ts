@@ -1,11 +1,11 @@
 import { DataSource } from 'typeorm';
 import { Executor } from '@paygrid/platform';
 import { actorFor, anAccount, companyBody, refusalFrom } from '../../test/fixtures';
-import { validatePayload } from '../../common/validation';
+import { validatePayload } from '@paygrid/contracts';
 import { AccountEntity } from './account.entity';
 import { AccountRepository } from './account.repository';
 import { AccountService } from './account.service';
-import { CreateSubAccountDto } from './dto/create-sub-account.dto';
+import { CreateSubAccountDto } from '@paygrid/contracts';
 
 /** An in-memory stand-in for the repository: the service's rules, without Postgres. */
 class FakeAccounts {

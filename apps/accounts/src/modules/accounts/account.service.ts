@@ -11,7 +11,7 @@ import { AccountRepository } from './account.repository';
 import { canActFor, canView, isListed, listScopeOf } from './account.visibility';
 import { additionalDocumentsFor } from './additional-documents.table';
 import { ListAccountsDto, GetAdditionalDto, ResolveOnBehalfOfDto, RetrieveAccountDto } from './dto/account-queries.dto';
-import { CreateSubAccountDto, crossFieldProblems } from './dto/create-sub-account.dto';
+import { CreateSubAccountDto, subAccountCrossFieldProblems } from '@paygrid/contracts';
 import { toNewAccount } from './sub-account.mapper';
 
 /**
@@ -49,7 +49,7 @@ export class AccountService {
 
   /** Runs in the command-ledger transaction: the account, its event and the stored reply commit together. */
   async createSubAccount(actor: Actor, body: CreateSubAccountDto, manager: Executor): Promise<CreatedSubAccountView> {
-    const problems = crossFieldProblems(body);
+    const problems = subAccountCrossFieldProblems(body);
     if (problems.length > 0) throw Errors.invalidRequest(problems.join('; '));
     const master = await this.actingAccount(manager, actor);
     if (!isMaster(master)) throw AccountErrors.masterRequired();

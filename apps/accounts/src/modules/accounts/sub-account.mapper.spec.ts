@@ -1,9 +1,9 @@
 import { isUuidV4 } from '@paygrid/ids';
-import { validatePayload } from '../../common/validation';
+import { validatePayload } from '@paygrid/contracts';
 import { companyBody, individualBody } from '../../test/fixtures';
 import { AccountEntity } from './account.entity';
 import { CompanyAccountView, IndividualAccountView, presentAccount, presentCreated } from './account.presenter';
-import { CreateSubAccountDto } from './dto/create-sub-account.dto';
+import { CreateSubAccountDto } from '@paygrid/contracts';
 import { toNewAccount } from './sub-account.mapper';
 
 const MASTER = '5a0d0b0c-0000-4000-8000-000000000001';

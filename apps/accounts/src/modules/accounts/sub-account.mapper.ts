@@ -9,7 +9,7 @@ import {
   IndividualInfoDto,
   RepresentativeDto,
   requestedBusinessCodes,
-} from './dto/create-sub-account.dto';
+} from '@paygrid/contracts';
 
 /**
  * Request → account model: the create-sub-account body (wire-compat 10.3, the SDKs' vocabulary) is

@@ -20,6 +20,6 @@ export const CredentialErrors = {
   chosenSecretsInProduction: (): ApiError =>
     Errors.invalidRequest('client_id and api_key can be chosen only outside production (sandbox seed)'),
   badAllowlistEntry: (index: number): ApiError =>
-    Errors.invalidRequest(`ip_allowlist[${index}] must be an IPv4 or IPv6 address or CIDR range`),
+    Errors.invalidRequest(`ip_allowlist[${index}]: must be an IPv4 or IPv6 address or CIDR range`),
   revokeTarget: (): ApiError => Errors.invalidRequest('exactly one of key_id and client_id is required'),
 };

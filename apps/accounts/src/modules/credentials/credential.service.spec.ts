@@ -134,7 +134,7 @@ describe('CredentialService.create', () => {
     const { service } = setup(null);
     expect(await refusal(service.create({ account_id: master.accountId, ip_allowlist: ['10.0.0.1', '10.0.0.0/33'] }))).toMatchObject({
       status: 400,
-      body: { type: 'invalid_request_error', message: 'ip_allowlist[1] must be an IPv4 or IPv6 address or CIDR range' },
+      body: { type: 'invalid_request_error', message: 'ip_allowlist[1]: must be an IPv4 or IPv6 address or CIDR range' },
     });
   });
 

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { AccountCommands } from '@paygrid/contracts';
+import { AccountCommands, CreateSubAccountDto, subAccountCrossFieldProblems } from '@paygrid/contracts';
 import { Errors } from '@paygrid/platform';
 import type { AuthenticatedRequest } from '../../common/authenticated-request';
 import { ServiceCalls } from '../commands/service-calls';
@@ -71,11 +71,11 @@ export class AccountsController {
   create(
     @Req() request: AuthenticatedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-    @Body() body: Record<string, unknown>,
+    @Body() body: CreateSubAccountDto,
   ) {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw Errors.invalidRequest('body: must be a JSON object');
-    }
-    return this.services.mutate(request, reply, 'accounts', AccountCommands.createSubAccount, body);
+    // Refused here, before idempotency: a request rejected by validation stores nothing (decisions §3).
+    const problems = subAccountCrossFieldProblems(body);
+    if (problems.length > 0) throw Errors.invalidRequest(problems.join('; '));
+    return this.services.mutate(request, reply, 'accounts', AccountCommands.createSubAccount, request.body);
   }
 }

@@ -1,6 +1,6 @@
 import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsIP, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
 import { CREDENTIAL_PERMISSIONS, CredentialPermission } from '@paygrid/contracts';
-import { Text } from '../../../common/field-rules';
+import { Text } from '@paygrid/contracts';
 
 /**
  * Payloads of the credential commands. Framework-free like the account DTOs. The allow-list entries

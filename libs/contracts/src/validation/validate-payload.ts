@@ -19,7 +19,7 @@ export const MAX_REPORTED_PROBLEMS = 10;
 
 export function validatePayload<T extends object>(dto: new () => T, payload: unknown): Validated<T> {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-    return { ok: false, problems: ['payload must be an object'] };
+    return { ok: false, problems: ['payload: must be an object'] };
   }
   const instance = plainToInstance(dto, payload);
   const errors = validateSync(instance, {
@@ -45,7 +45,7 @@ export function describeErrors(errors: ValidationError[], parentPath = ''): stri
     const constraints = error.constraints ?? {};
     const first = Object.values(constraints)[0];
     if (first !== undefined && error.value === undefined && constraints.isDefined === undefined) {
-      problems.push(`${path} is required`);
+      problems.push(`${path}: is required`);
     } else if (first !== undefined) problems.push(withPath(first, error.property, path));
     else if (error.children && error.children.length > 0) problems.push(...describeErrors(error.children, path));
   }
@@ -58,11 +58,12 @@ function joinPath(parent: string, property: string): string {
 }
 
 /**
- * class-validator names only the property ("email_address must be ...", "each value in business_code
- * must be ...", "property foo should not exist"); put the full path where it names it.
+ * class-validator names only the property ("email_address must be ...", "property foo should not
+ * exist"); the message becomes "<full path>: <rule>", e.g. "company_info.email_address: must be an
+ * email", the same wording the gateway uses for every request.
  */
 function withPath(message: string, property: string, path: string): string {
-  const escaped = property.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const named = new RegExp(`(^|\\s)${escaped}(?=\\s|$)`);
-  return named.test(message) ? message.replace(named, (_, before: string) => `${before}${path}`) : `${path}: ${message}`;
+  if (message.startsWith(`${property} `)) return `${path}: ${message.slice(property.length + 1)}`;
+  if (message === `property ${property} should not exist`) return `${path}: is not an accepted field`;
+  return `${path}: ${message}`;
 }

@@ -12,7 +12,7 @@ import {
   Max,
   Min,
 } from 'class-validator';
-import { BUSINESS_CODES, BusinessCode, EntityType } from '@paygrid/contracts';
+import { BUSINESS_CODES, BusinessCode, EntityType } from './accounts';
 import {
   Country,
   CountryList,
@@ -26,7 +26,7 @@ import {
   RequiredWhen,
   Text,
   TextList,
-} from '../../../common/field-rules';
+} from './validation/field-rules';
 
 /**
  * The body of POST /v1/accounts/create_accounts (wire-compat 10.3) as the accounts service accepts it.
@@ -244,13 +244,13 @@ export class CreateSubAccountDto {
  * Rules across fields that decorators cannot say clearly. Returns the problems, worded like the
  * field rules; an empty list means the body is consistent.
  */
-export function crossFieldProblems(body: CreateSubAccountDto): string[] {
+export function subAccountCrossFieldProblems(body: CreateSubAccountDto): string[] {
   const problems: string[] = [];
   if (body.entity_type === 'COMPANY' && body.individual_info !== undefined) {
-    problems.push('individual_info is not allowed when entity_type is COMPANY');
+    problems.push('individual_info: is not allowed when entity_type is COMPANY');
   }
   if (body.entity_type === 'INDIVIDUAL') {
-    if (body.company_info !== undefined) problems.push('company_info is not allowed when entity_type is INDIVIDUAL');
+    if (body.company_info !== undefined) problems.push('company_info: is not allowed when entity_type is INDIVIDUAL');
     const codes = requestedBusinessCodes(body);
     if (codes.some((code) => code !== 'BANKING')) {
       problems.push('entity_type INDIVIDUAL is only available for business_code BANKING');
