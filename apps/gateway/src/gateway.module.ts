@@ -15,6 +15,8 @@ import { IdempotencyService } from './modules/idempotency/idempotency.service';
 import { AccountsController } from './modules/accounts/accounts.controller';
 import { GatewayHealthController } from './modules/health/gateway-health.controller';
 import { UnavailableController } from './modules/unavailable/unavailable.controller';
+import { DiagnosticsController } from './modules/diagnostics/diagnostics.controller';
+import { WebhooksController } from './modules/webhooks/webhooks.controller';
 
 /** The only HTTP surface for merchants (architecture: gateway). */
 @Module({})
@@ -31,7 +33,7 @@ export class GatewayModule {
           redis: true,
         }),
       ],
-      controllers: [TokenController, AccountsController, GatewayHealthController, UnavailableController],
+      controllers: [TokenController, AccountsController, WebhooksController, GatewayHealthController, DiagnosticsController, UnavailableController],
       providers: [
         ...commandBusProviders,
         TokenService,

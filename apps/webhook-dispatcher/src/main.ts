@@ -1,6 +1,7 @@
 import { loadConfigOrExit, startApp } from '@paygrid/platform';
 import { configSchema } from './config';
 import { WebhookDispatcherModule } from './webhook-dispatcher.module';
+import { mountBullBoard } from './modules/ops/bull-board';
 
 const config = loadConfigOrExit('webhook-dispatcher', configSchema);
 void startApp({
@@ -8,4 +9,5 @@ void startApp({
   module: WebhookDispatcherModule.register(config),
   config,
   consumesCommands: true,
+  configure: (app) => mountBullBoard(app, config.OPS_TOKEN),
 });

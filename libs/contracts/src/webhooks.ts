@@ -1,3 +1,16 @@
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
+
 /**
  * Commands, views and events of the webhook dispatcher (decisions §8, wire-compat §13, docs/webhooks.md).
  *
@@ -42,22 +55,55 @@ export const WEBHOOK_ROTATION_OVERLAP_MAX_SECONDS = 7 * 24 * 3600;
 
 export type WebhookEndpointStatus = 'ENABLED' | 'DISABLED';
 export type WebhookDeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
-export const WEBHOOK_DELIVERY_STATUSES: readonly WebhookDeliveryStatus[] = ['PENDING', 'SUCCEEDED', 'FAILED', 'CANCELLED'];
+export const WEBHOOK_DELIVERY_STATUSES: readonly WebhookDeliveryStatus[] = [
+  'PENDING',
+  'SUCCEEDED',
+  'FAILED',
+  'CANCELLED',
+];
 export type WebhookAttemptTrigger = 'SCHEDULED' | 'MANUAL';
 
-export interface CreateWebhookEndpointPayload {
-  url: string;
+const EVENT_FILTER_MESSAGE = {
+  each: true,
+  message:
+    'each value in $property must be an event name such as card.create.succeeded or a prefix such as acquiring.payment_intent.*',
+};
+
+/**
+ * The fields of create and update, with their rules: validated the same way by the gateway (HTTP body)
+ * and by the dispatcher (command payload). Whether the URL's host is public is the dispatcher's check.
+ */
+class WebhookEndpointFilterFields {
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(WEBHOOK_EVENT_FILTERS_MAX)
+  @ArrayUnique()
+  @IsString({ each: true })
+  @MaxLength(WEBHOOK_EVENT_FILTER_MAX_LENGTH, { each: true })
+  @Matches(WEBHOOK_EVENT_FILTER_PATTERN, EVENT_FILTER_MESSAGE)
   event_names?: string[];
-  description?: string;
-  include_sub_accounts?: boolean;
+
+  @IsOptional() @IsBoolean() include_sub_accounts?: boolean;
 }
-export interface UpdateWebhookEndpointPayload {
-  endpoint_id: string;
-  url?: string;
-  event_names?: string[];
+
+export class CreateWebhookEndpointPayload extends WebhookEndpointFilterFields {
+  @IsString() @MinLength(1) @MaxLength(WEBHOOK_URL_MAX_LENGTH) url!: string;
+  @IsOptional() @IsString() @MaxLength(WEBHOOK_DESCRIPTION_MAX_LENGTH) description?: string;
+}
+
+/** Only the fields given change; `description: null` clears it. */
+export class UpdateWebhookEndpointFields extends WebhookEndpointFilterFields {
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(WEBHOOK_URL_MAX_LENGTH) url?: string;
+  @ValidateIf((_, value) => value !== null && value !== undefined)
+  @IsString()
+  @MaxLength(WEBHOOK_DESCRIPTION_MAX_LENGTH)
   description?: string | null;
-  include_sub_accounts?: boolean;
 }
+
+export interface UpdateWebhookEndpointPayload extends UpdateWebhookEndpointFields {
+  endpoint_id: string;
+}
+
 export interface WebhookEndpointRef {
   endpoint_id: string;
 }

@@ -35,7 +35,10 @@ const attemptColumns: Column<WebhookAttemptView>[] = [
   { header: '#', value: (attempt) => String(attempt.attempt_number) },
   { header: 'TIME', value: (attempt) => attempt.attempt_time },
   { header: 'TRIGGER', value: (attempt) => attempt.trigger },
-  { header: 'STATUS', value: (attempt) => (attempt.status_code === null ? '-' : String(attempt.status_code)) },
+  {
+    header: 'STATUS',
+    value: (attempt) => (attempt.status_code === null ? '-' : String(attempt.status_code)),
+  },
   { header: 'LATENCY', value: (attempt) => `${attempt.latency_ms} ms` },
   { header: 'RESPONSE / ERROR', value: (attempt) => oneLine(attempt.error ?? attempt.response_excerpt) },
 ];
@@ -48,14 +51,22 @@ const failed: Subcommand = {
   positionals: { min: 0, max: 0 },
   options: { endpoint: { type: 'string' }, since: { type: 'string' }, account: { type: 'string' } },
   async run(context, args) {
-    const payload: Record<string, unknown> = { page_size: PAGE_SIZE, page_number: 1, delivery_status: 'FAILED' };
+    const payload: Record<string, unknown> = {
+      page_size: PAGE_SIZE,
+      page_number: 1,
+      delivery_status: 'FAILED',
+    };
     const endpoint = stringOption(args, 'endpoint');
     const since = stringOption(args, 'since');
     const account = stringOption(args, 'account');
     if (endpoint !== undefined) payload.endpoint_id = endpoint;
     if (since !== undefined) payload.create_start_time = isoOption(since, '--since');
     if (account !== undefined) payload.account_id = account;
-    const page = await context.bus.send<WebhookPage<WebhookDeliveryView>>('webhooks', WebhookCommands.listDeliveries, payload);
+    const page = await context.bus.send<WebhookPage<WebhookDeliveryView>>(
+      'webhooks',
+      WebhookCommands.listDeliveries,
+      payload,
+    );
     if (page.total_items === 0) {
       context.out('No failed deliveries.');
       return;
@@ -76,11 +87,17 @@ const inspect: Subcommand = {
   options: {},
   async run(context, args) {
     const [deliveryId] = args.positionals;
-    const delivery = await context.bus.send<WebhookDeliveryDetailView>('webhooks', WebhookCommands.retrieveDelivery, {
-      delivery_id: deliveryId,
-    });
+    const delivery = await context.bus.send<WebhookDeliveryDetailView>(
+      'webhooks',
+      WebhookCommands.retrieveDelivery,
+      {
+        delivery_id: deliveryId,
+      },
+    );
     context.out(`Delivery   ${delivery.delivery_id}  ${delivery.delivery_status}`);
-    context.out(`Event      ${delivery.event_id}  ${delivery.event_name} (${delivery.event_type}, account ${delivery.event_account_id})`);
+    context.out(
+      `Event      ${delivery.event_id}  ${delivery.event_name} (${delivery.event_type}, account ${delivery.event_account_id})`,
+    );
     context.out(`Endpoint   ${delivery.endpoint_id}  ${delivery.url} (account ${delivery.account_id})`);
     context.out(`Created    ${delivery.create_time}`);
     if (delivery.next_attempt_time) context.out(`Next       ${delivery.next_attempt_time}`);
@@ -105,7 +122,9 @@ const retry: Subcommand = {
       { delivery_id: deliveryId },
       { commandId: randomUUID() },
     );
-    context.out(`Retrying delivery ${delivery.delivery_id} (attempt ${delivery.attempt_count + 1} is due now).`);
+    context.out(
+      `Retrying delivery ${delivery.delivery_id} (attempt ${delivery.attempt_count + 1} is due now).`,
+    );
     context.out(`Follow it with: paygrid webhooks inspect ${delivery.delivery_id}`);
   },
 };
@@ -128,8 +147,11 @@ const replay: Subcommand = {
       { endpoint_id: endpoint, since: isoOption(since, '--since') },
       { commandId: randomUUID() },
     );
-    context.out(`Replaying ${result.replayed} failed deliveries of ${result.endpoint_id} created since ${result.since}.`);
-    if (result.replayed > 0) context.out(`Follow them with: paygrid webhooks failed --endpoint ${result.endpoint_id}`);
+    context.out(
+      `Replaying ${result.replayed} failed deliveries of ${result.endpoint_id} created since ${result.since}.`,
+    );
+    if (result.replayed > 0)
+      context.out(`Follow them with: paygrid webhooks failed --endpoint ${result.endpoint_id}`);
   },
 };
 
@@ -149,7 +171,9 @@ const enable: Subcommand = {
       { commandId: randomUUID() },
     );
     context.out(`Endpoint ${endpoint.endpoint_id} (${endpoint.url}) is ${endpoint.status}.`);
-    context.out('Its failed deliveries are not resent by this; use: paygrid webhooks replay --endpoint <id> --since <iso>');
+    context.out(
+      'Its failed deliveries are not resent by this; use: paygrid webhooks replay --endpoint <id> --since <iso>',
+    );
   },
 };
 

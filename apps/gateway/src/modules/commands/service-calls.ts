@@ -26,12 +26,28 @@ export class ServiceCalls {
     return this.bus.send<R>(family, type, payload, { actor: authOf(request).actor, correlationId: correlationOf(request) });
   }
 
-  async mutate<R>(
+  /** A write to a service, under idempotency: a retry with the same key re-sends the same command id. */
+  mutate<R>(
     request: AuthenticatedRequest,
     reply: FastifyReply,
     family: CommandFamily,
     type: string,
     payload: unknown,
+  ): Promise<R> {
+    const { actor } = authOf(request);
+    return this.idempotently(request, reply, (commandId) =>
+      this.bus.send<R>(family, type, payload, { actor, commandId, correlationId: correlationOf(request) }),
+    );
+  }
+
+  /**
+   * Runs `execute` at most once per idempotency key (decisions §3): the outcome is stored and replayed;
+   * only an unknown outcome (no reply, internal failure) leaves the record open for a retry to complete.
+   */
+  async idempotently<R>(
+    request: AuthenticatedRequest,
+    reply: FastifyReply,
+    execute: (commandId: string) => Promise<R>,
   ): Promise<R> {
     const { actor } = authOf(request);
     const key = idempotencyKeyOf(request);
@@ -49,11 +65,7 @@ export class ServiceCalls {
       return stored as R;
     }
     try {
-      const result = await this.bus.send<R>(family, type, payload, {
-        actor,
-        commandId: claim.commandId,
-        correlationId: correlationOf(request),
-      });
+      const result = await execute(claim.commandId);
       await this.idempotency.complete(key, 200, JSON.stringify(result));
       return result;
     } catch (error) {

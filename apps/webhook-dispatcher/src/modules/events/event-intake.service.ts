@@ -1,24 +1,51 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { Kafka } from 'kafkajs';
+import { DataSource, EntityManager } from 'typeorm';
+import { Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { Logger } from 'pino';
-import { DomainEvent, EventTopics } from '@paygrid/contracts';
-import { APP_CONFIG, claimInboxEvent, EventSubscriber, KAFKA, LOGGER, Metrics } from '@paygrid/platform';
+import { DomainEvent, EventFormatError, EventTopics, parseDomainEvent } from '@paygrid/contracts';
+import { APP_CONFIG, claimInboxEvent, CONSUMER_DEFAULTS, KAFKA, LOGGER, Metrics } from '@paygrid/platform';
+import { DeliveryRepository, NewDelivery } from '../deliveries/delivery.repository';
+import { EndpointEntity } from '../endpoints/endpoint.entity';
+import { EndpointRepository } from '../endpoints/endpoint.repository';
+import { matchesEventFilter } from '../endpoints/event-filter';
+import { DeliveryQueue } from '../sending/delivery-queue';
+import { EventRepository } from './event.repository';
+import { isDeliverable } from './webhook-body';
 
 /**
  * Event intake: consumes every domain event topic and stores each event exactly once, deduplicated
  * through the inbox in the same transaction as the insert, so Kafka redeliveries and outbox
- * republishing change nothing. The consumer group starts from the earliest offset on first start:
- * a new dispatcher deployment must not miss events published before it joined.
+ * republishing change nothing. In that same transaction it fans the event out: one pending delivery
+ * per enabled endpoint of the event's account, and of its master where the endpoint opted in to
+ * sub-accounts, whose event-name filter matches. OPERATIONS events are stored but never delivered.
+ * Jobs are enqueued after the commit (if that fails, the reconciler enqueues them from Postgres).
+ *
+ * Messages are taken a batch at a time (up to INTAKE_CHUNK per transaction, one commit instead of one
+ * per event: the intake is the dispatcher's throughput limit), and an offset is committed only after
+ * its chunk committed, so a crash re-reads at most the chunk in flight and the inbox absorbs it. A
+ * malformed message can never succeed: it is logged and skipped, as the platform's EventSubscriber does.
+ *
+ * The consumer group starts from the earliest offset on first start: a new dispatcher deployment must
+ * not miss events published before it joined.
  */
 export const INTAKE_CONSUMER = 'webhook-intake';
+const INTAKE_CHUNK = 200;
+
+interface IncomingEvent {
+  event: DomainEvent;
+  topic: string;
+}
 
 @Injectable()
 export class EventIntakeService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private subscriber?: EventSubscriber;
+  private consumer?: Consumer;
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly events: EventRepository,
+    private readonly endpoints: EndpointRepository,
+    private readonly deliveries: DeliveryRepository,
+    private readonly queue: DeliveryQueue,
     @Inject(KAFKA) private readonly kafka: Kafka,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly metrics: Metrics,
@@ -26,41 +53,105 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.subscriber = new EventSubscriber(
-      this.kafka,
-      `${this.config.KAFKA_GROUP_PREFIX}-webhook-intake`,
-      Object.values(EventTopics),
-      (event, topic) => this.store(event, topic),
-      this.logger,
-      this.metrics,
-    );
-    await this.subscriber.start();
+    const consumer = this.kafka.consumer({
+      groupId: `${this.config.KAFKA_GROUP_PREFIX}-webhook-intake`,
+      ...CONSUMER_DEFAULTS,
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topics: Object.values(EventTopics), fromBeginning: true });
+    await consumer.run({
+      partitionsConsumedConcurrently: 3,
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+        for (let start = 0; start < batch.messages.length; start += INTAKE_CHUNK) {
+          if (!isRunning() || isStale()) return;
+          const chunk = batch.messages.slice(start, start + INTAKE_CHUNK);
+          await this.storeChunk(batch.topic, chunk);
+          resolveOffset(chunk[chunk.length - 1].offset);
+          await heartbeat();
+        }
+      },
+    });
+    this.consumer = consumer;
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.subscriber?.stop();
+    await this.consumer?.disconnect();
   }
 
-  store(event: DomainEvent, topic: string): Promise<'applied' | 'duplicate'> {
-    return this.dataSource.transaction(async (manager) => {
-      if (!(await claimInboxEvent(manager, INTAKE_CONSUMER, event.event_id))) return 'duplicate';
-      await manager.query(
-        `INSERT INTO webhook_events
-           (event_id, event_name, event_type, source_id, account_id, master_account_id, topic, envelope, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [
-          event.event_id,
-          event.event_name,
-          event.event_type,
-          event.source_id,
-          event.account_id,
-          event.master_account_id,
-          topic,
-          JSON.stringify(event),
-          event.create_time,
-        ],
-      );
-      return 'applied';
+  /**
+   * Stores events in one transaction (the inbox decides which are new; a chunk's new events and their
+   * deliveries are inserted with one statement each), then enqueues the deliveries it made due.
+   */
+  async storeAll(incoming: IncomingEvent[]): Promise<('applied' | 'duplicate')[]> {
+    const { fresh, due } = await this.dataSource.transaction(async (manager) => {
+      const claimed = new Set<string>();
+      const accepted: IncomingEvent[] = [];
+      for (const item of incoming) {
+        const id = item.event.event_id;
+        if (claimed.has(id) || !(await claimInboxEvent(manager, INTAKE_CONSUMER, id))) continue;
+        claimed.add(id);
+        accepted.push(item);
+      }
+      await this.events.insertMany(manager, accepted);
+      const pairs = await this.fanOut(manager, accepted.map((item) => item.event).filter(isDeliverable));
+      return { fresh: claimed, due: await this.deliveries.insertMany(manager, pairs) };
     });
+    await this.queue
+      .enqueue(due)
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error, count: due.length }, 'enqueue failed; the reconciler will'),
+      );
+    const outcomes: ('applied' | 'duplicate')[] = [];
+    for (const { event } of incoming) {
+      outcomes.push(fresh.delete(event.event_id) ? 'applied' : 'duplicate');
+    }
+    return outcomes;
+  }
+
+  /** Which endpoints get each event (endpoints looked up once per account of the chunk). */
+  private async fanOut(manager: EntityManager, events: DomainEvent[]): Promise<NewDelivery[]> {
+    const candidates = new Map<string, EndpointEntity[]>();
+    const pairs: NewDelivery[] = [];
+    for (const event of events) {
+      const key = `${event.account_id}\n${event.master_account_id}`;
+      let endpoints = candidates.get(key);
+      if (!endpoints) {
+        endpoints = await this.endpoints.fanOutCandidates(manager, event.account_id, event.master_account_id);
+        candidates.set(key, endpoints);
+      }
+      for (const endpoint of endpoints) {
+        if (!matchesEventFilter(endpoint.eventNames, event.event_name)) continue;
+        pairs.push({
+          eventId: event.event_id,
+          eventName: event.event_name,
+          endpointId: endpoint.endpointId,
+          accountId: endpoint.accountId,
+        });
+      }
+    }
+    return pairs;
+  }
+
+  private async storeChunk(topic: string, messages: KafkaMessage[]): Promise<void> {
+    const incoming: IncomingEvent[] = [];
+    for (const message of messages) {
+      try {
+        incoming.push({ event: parseDomainEvent(message.value?.toString('utf8') ?? ''), topic });
+      } catch (error) {
+        if (!(error instanceof EventFormatError)) throw error;
+        this.metrics.eventsConsumed.inc({ topic, outcome: 'malformed' });
+        this.logger.error({ err: error, topic, offset: message.offset }, 'skipping malformed event');
+      }
+    }
+    if (incoming.length === 0) return;
+    try {
+      const outcomes = await this.storeAll(incoming);
+      for (const outcome of outcomes) this.metrics.eventsConsumed.inc({ topic, outcome });
+    } catch (error) {
+      this.metrics.eventsConsumed.inc({ topic, outcome: 'failed' }, incoming.length);
+      this.logger.error({ err: error, topic, count: incoming.length }, 'storing events failed; will retry');
+      throw error;
+    }
   }
 }

@@ -1,0 +1,383 @@
+import { Injectable } from '@nestjs/common';
+import { Executor, rowsOf } from '@paygrid/platform';
+import { newId } from '@paygrid/ids';
+import { EndpointEntity } from '../endpoints/endpoint.entity';
+import { toEntity as toEndpoint } from '../endpoints/endpoint.repository';
+import { AttemptEntity, DeliveryEntity, DeliveryWithEvent, DueDelivery } from './delivery.entity';
+import { DeliveryEvent, deliveryMachine, DeliveryStatus } from './delivery.states';
+
+/**
+ * All SQL of webhook_deliveries and webhook_attempts. Status writes are conditional updates on the
+ * statuses delivery.states.ts allows, and the ones a worker makes also on `attempt_count`, so a stale or
+ * duplicated job (BullMQ and the reconciler may both hold one) can never record an attempt twice or
+ * overwrite a newer outcome. Attempts are only ever inserted (a trigger forbids anything else).
+ */
+type Row = Record<string, unknown>;
+
+export const DELIVERY_ID_PREFIX = 'del';
+
+export interface DeliveryFilters {
+  accountId: string | null;
+  status?: DeliveryStatus;
+  eventName?: string;
+  endpointId?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+}
+
+export interface NewDelivery {
+  eventId: string;
+  eventName: string;
+  endpointId: string;
+  /** The endpoint owner's account. */
+  accountId: string;
+}
+
+/** A leased delivery with everything its attempt needs. */
+export interface ClaimedDelivery {
+  delivery: DeliveryEntity;
+  endpoint: EndpointEntity;
+  /** Null only for events stored before bodies were (none of them has deliveries). */
+  body: string | null;
+  eventCreateTime: string;
+  /** Active secrets, newest first. */
+  secrets: string[];
+}
+
+export interface AttemptOutcome {
+  deliveryId: string;
+  /** The attempt just made (attempt_count before it was attempt - 1). */
+  attempt: number;
+  event: Extract<DeliveryEvent, 'SUCCEED' | 'FAIL' | 'RESCHEDULE'>;
+  nextAttemptAt: Date | null;
+  attemptedAt: Date;
+  statusCode: number | null;
+  error: string | null;
+  url: string;
+  latencyMs: number;
+  responseExcerpt: string;
+}
+
+const WITH_EVENT = `SELECT d.*, e.event_type, e.account_id AS event_account_id
+                      FROM webhook_deliveries d JOIN webhook_events e ON e.event_id = d.event_id`;
+
+@Injectable()
+export class DeliveryRepository {
+  /** One pending delivery per (event, endpoint), due now; a repeated pair adds nothing. */
+  async insertMany(executor: Executor, pairs: NewDelivery[]): Promise<DueDelivery[]> {
+    if (pairs.length === 0) return [];
+    const rows: Row[] = await executor.query(
+      `INSERT INTO webhook_deliveries (delivery_id, event_id, endpoint_id, account_id, event_name, status, next_attempt_at)
+       SELECT t.delivery_id, t.event_id, t.endpoint_id, t.account_id, t.event_name, 'pending', now()
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+              AS t(delivery_id, event_id, endpoint_id, account_id, event_name)
+       ON CONFLICT (event_id, endpoint_id) DO NOTHING
+       RETURNING delivery_id, next_attempt_at`,
+      [
+        pairs.map(() => newId(DELIVERY_ID_PREFIX)),
+        pairs.map((pair) => pair.eventId),
+        pairs.map((pair) => pair.endpointId),
+        pairs.map((pair) => pair.accountId),
+        pairs.map((pair) => pair.eventName),
+      ],
+    );
+    return rows.map((row) => ({
+      deliveryId: row.delivery_id as string,
+      attempt: 1,
+      dueAt: row.next_attempt_at as Date,
+    }));
+  }
+
+  /**
+   * Takes a lease on a pending delivery for attempt `attempt`: only if it still waits for exactly that
+   * attempt and no live lease exists. Null means the job is stale or someone else is sending it. In the
+   * same round trip: what sending needs (the stored body, the endpoint, its active secrets newest first).
+   */
+  async claim(
+    executor: Executor,
+    deliveryId: string,
+    attempt: number,
+    leaseMs: number,
+  ): Promise<ClaimedDelivery | null> {
+    const [row] = await executor.query(
+      `WITH claimed AS (
+         UPDATE webhook_deliveries SET lease_until = now() + $3 * interval '1 millisecond'
+          WHERE delivery_id = $1 AND status = 'pending' AND attempt_count = $2
+            AND (lease_until IS NULL OR lease_until < now())
+          RETURNING *)
+       SELECT c.*, e.body, e.envelope->>'create_time' AS event_create_time, to_jsonb(p) AS endpoint,
+              ARRAY(SELECT s.secret FROM webhook_endpoint_secrets s
+                     WHERE s.endpoint_id = c.endpoint_id AND (s.expires_at IS NULL OR s.expires_at > now())
+                     ORDER BY s.secret_id DESC) AS secrets
+         FROM claimed c
+         JOIN webhook_events e ON e.event_id = c.event_id
+         JOIN webhook_endpoints p ON p.endpoint_id = c.endpoint_id`,
+      [deliveryId, attempt - 1, leaseMs],
+    );
+    if (!row) return null;
+    return {
+      delivery: toDelivery(row),
+      endpoint: toEndpoint(row.endpoint as Row),
+      body: row.body as string | null,
+      eventCreateTime: row.event_create_time as string,
+      secrets: row.secrets as string[],
+    };
+  }
+
+  /**
+   * Records attempt n in one statement: the delivery's new status (conditional on its status and on
+   * attempt n - 1 being the last one recorded) and, only if that matched, the attempt row. False when
+   * another worker already recorded attempt n; nothing is written then.
+   */
+  async recordAttempt(executor: Executor, outcome: AttemptOutcome): Promise<boolean> {
+    const rows = rowsOf<Row>(
+      await executor.query(
+        `WITH finished AS (
+           UPDATE webhook_deliveries SET
+             status = $3, attempt_count = $4, next_attempt_at = $5, lease_until = NULL,
+             last_attempt_at = $6, last_status_code = $7, last_error = $8,
+             completed_at = CASE WHEN $3 = 'pending' THEN NULL ELSE now() END, updated_at = now()
+           WHERE delivery_id = $1 AND status = ANY($2) AND attempt_count = $4 - 1
+           RETURNING delivery_id, endpoint_id, event_id, trigger)
+         INSERT INTO webhook_attempts
+           (delivery_id, attempt_number, endpoint_id, event_id, trigger, url, attempted_at, status_code, error,
+            latency_ms, response_excerpt, succeeded)
+         SELECT delivery_id, $4, endpoint_id, event_id, trigger, $9, $6, $7, $8, $10, $11, $12 FROM finished
+         RETURNING attempt_id`,
+        [
+          outcome.deliveryId,
+          deliveryMachine.allowedFrom(outcome.event),
+          deliveryMachine.targetOf(outcome.event),
+          outcome.attempt,
+          outcome.nextAttemptAt,
+          outcome.attemptedAt,
+          outcome.statusCode,
+          outcome.error,
+          outcome.url,
+          outcome.latencyMs,
+          outcome.responseExcerpt,
+          outcome.event === 'SUCCEED',
+        ],
+      ),
+    );
+    return rows.length === 1;
+  }
+
+  /** Ends one pending delivery without an attempt (its endpoint is disabled or gone). */
+  async settle(
+    executor: Executor,
+    deliveryId: string,
+    event: 'FAIL' | 'CANCEL',
+    reason: string,
+  ): Promise<boolean> {
+    const rows = rowsOf<Row>(
+      await executor.query(
+        `UPDATE webhook_deliveries SET status = $3, next_attempt_at = NULL, lease_until = NULL, last_error = $4,
+                completed_at = now(), updated_at = now()
+          WHERE delivery_id = $1 AND status = ANY($2) RETURNING delivery_id`,
+        [deliveryId, deliveryMachine.allowedFrom(event), deliveryMachine.targetOf(event), reason],
+      ),
+    );
+    return rows.length === 1;
+  }
+
+  /**
+   * Ends every waiting delivery of an endpoint. A delivery in flight (live lease) is left to its worker,
+   * which records its attempt and then sees the endpoint's new status.
+   */
+  async settlePendingOfEndpoint(
+    executor: Executor,
+    endpointId: string,
+    event: 'FAIL' | 'CANCEL',
+    reason: string,
+  ): Promise<number> {
+    const rows = rowsOf<Row>(
+      await executor.query(
+        `UPDATE webhook_deliveries SET status = $3, next_attempt_at = NULL, last_error = $4, completed_at = now(), updated_at = now()
+          WHERE endpoint_id = $1 AND status = ANY($2) AND (lease_until IS NULL OR lease_until < now())
+          RETURNING delivery_id`,
+        [endpointId, deliveryMachine.allowedFrom(event), deliveryMachine.targetOf(event), reason],
+      ),
+    );
+    return rows.length;
+  }
+
+  /** RETRY one delivery visible to `accountId` (null: operator); null when its status does not allow it. */
+  async retry(executor: Executor, deliveryId: string, accountId: string | null): Promise<DueDelivery | null> {
+    const [row] = rowsOf<Row>(
+      await executor.query(
+        `UPDATE webhook_deliveries SET status = 'pending', trigger = 'manual', next_attempt_at = now(),
+                completed_at = NULL, updated_at = now()
+          WHERE delivery_id = $1 AND status = ANY($2) AND ($3::text IS NULL OR account_id = $3)
+          RETURNING delivery_id, attempt_count, next_attempt_at`,
+        [deliveryId, deliveryMachine.allowedFrom('RETRY'), accountId],
+      ),
+    );
+    return row ? dueOf(row) : null;
+  }
+
+  /** RETRY every failed delivery of an endpoint created at or after `since`. */
+  async replayFailed(executor: Executor, endpointId: string, since: Date): Promise<DueDelivery[]> {
+    const rows = rowsOf<Row>(
+      await executor.query(
+        `UPDATE webhook_deliveries SET status = 'pending', trigger = 'manual', next_attempt_at = now(),
+                completed_at = NULL, updated_at = now()
+          WHERE endpoint_id = $1 AND status = 'failed' AND created_at >= $2
+          RETURNING delivery_id, attempt_count, next_attempt_at`,
+        [endpointId, since],
+      ),
+    );
+    return rows.map(dueOf);
+  }
+
+  async findVisible(
+    executor: Executor,
+    deliveryId: string,
+    accountId: string | null,
+  ): Promise<DeliveryWithEvent | null> {
+    const [row] = await executor.query(
+      `${WITH_EVENT} WHERE d.delivery_id = $1 AND ($2::text IS NULL OR d.account_id = $2)`,
+      [deliveryId, accountId],
+    );
+    return row ? toDeliveryWithEvent(row) : null;
+  }
+
+  async list(
+    executor: Executor,
+    filters: DeliveryFilters,
+    limit: number,
+    offset: number,
+  ): Promise<{ deliveries: DeliveryWithEvent[]; total: number }> {
+    const where = `($1::text IS NULL OR d.account_id = $1) AND ($2::text IS NULL OR d.status = $2)
+      AND ($3::text IS NULL OR d.event_name = $3) AND ($4::text IS NULL OR d.endpoint_id = $4)
+      AND ($5::timestamptz IS NULL OR d.created_at >= $5) AND ($6::timestamptz IS NULL OR d.created_at < $6)`;
+    const params = [
+      filters.accountId,
+      filters.status ?? null,
+      filters.eventName ?? null,
+      filters.endpointId ?? null,
+      filters.createdFrom ?? null,
+      filters.createdTo ?? null,
+    ];
+    const [{ total }] = await executor.query(
+      `SELECT count(*)::int AS total FROM webhook_deliveries d WHERE ${where}`,
+      params,
+    );
+    const rows: Row[] = await executor.query(
+      `${WITH_EVENT} WHERE ${where} ORDER BY d.created_at DESC, d.delivery_id DESC LIMIT $7 OFFSET $8`,
+      [...params, limit, offset],
+    );
+    return { deliveries: rows.map(toDeliveryWithEvent), total: total as number };
+  }
+
+  async attemptsOf(executor: Executor, deliveryId: string): Promise<AttemptEntity[]> {
+    const rows: Row[] = await executor.query(
+      'SELECT * FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt_number',
+      [deliveryId],
+    );
+    return rows.map(toAttempt);
+  }
+
+  /** The attempts of one event across the deliveries visible to `accountId` (null: operator). */
+  async eventAttempts(
+    executor: Executor,
+    eventId: string,
+    accountId: string | null,
+    limit: number,
+    offset: number,
+  ): Promise<{ attempts: AttemptEntity[]; total: number }> {
+    const where = `a.event_id = $1 AND ($2::text IS NULL OR d.account_id = $2)`;
+    const from = 'webhook_attempts a JOIN webhook_deliveries d ON d.delivery_id = a.delivery_id';
+    const [{ total }] = await executor.query(`SELECT count(*)::int AS total FROM ${from} WHERE ${where}`, [
+      eventId,
+      accountId,
+    ]);
+    const rows: Row[] = await executor.query(
+      `SELECT a.* FROM ${from} WHERE ${where} ORDER BY a.attempted_at, a.attempt_id LIMIT $3 OFFSET $4`,
+      [eventId, accountId, limit, offset],
+    );
+    return { attempts: rows.map(toAttempt), total: total as number };
+  }
+
+  /** Pending deliveries that are due and that no worker is sending: what Redis must hold a job for. */
+  async dueWithoutLease(executor: Executor, limit: number): Promise<DueDelivery[]> {
+    const rows: Row[] = await executor.query(
+      `SELECT delivery_id, attempt_count, next_attempt_at FROM webhook_deliveries
+        WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
+        ORDER BY next_attempt_at LIMIT $1`,
+      [limit],
+    );
+    return rows.map(dueOf);
+  }
+
+  /** Cheap enough for every scrape: the partial index covers exactly the pending rows. */
+  async countPending(executor: Executor): Promise<number> {
+    const [row] = await executor.query(
+      `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`,
+    );
+    return row.n as number;
+  }
+
+  async countByStatus(executor: Executor): Promise<Record<DeliveryStatus, number>> {
+    const rows: Row[] = await executor.query(
+      'SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status',
+    );
+    const counts: Record<DeliveryStatus, number> = { pending: 0, succeeded: 0, failed: 0, cancelled: 0 };
+    for (const row of rows) counts[row.status as DeliveryStatus] = row.n as number;
+    return counts;
+  }
+}
+
+function dueOf(row: Row): DueDelivery {
+  return {
+    deliveryId: row.delivery_id as string,
+    attempt: (row.attempt_count as number) + 1,
+    dueAt: row.next_attempt_at as Date,
+  };
+}
+
+function toDelivery(row: Row): DeliveryEntity {
+  return {
+    deliveryId: row.delivery_id as string,
+    eventId: row.event_id as string,
+    endpointId: row.endpoint_id as string,
+    accountId: row.account_id as string,
+    eventName: row.event_name as string,
+    status: row.status as DeliveryStatus,
+    trigger: row.trigger as DeliveryEntity['trigger'],
+    attemptCount: row.attempt_count as number,
+    nextAttemptAt: (row.next_attempt_at as Date | null) ?? null,
+    leaseUntil: (row.lease_until as Date | null) ?? null,
+    lastAttemptAt: (row.last_attempt_at as Date | null) ?? null,
+    lastStatusCode: (row.last_status_code as number | null) ?? null,
+    lastError: (row.last_error as string | null) ?? null,
+    completedAt: (row.completed_at as Date | null) ?? null,
+    createdAt: row.created_at as Date,
+    updatedAt: row.updated_at as Date,
+  };
+}
+
+function toDeliveryWithEvent(row: Row): DeliveryWithEvent {
+  return {
+    ...toDelivery(row),
+    eventType: row.event_type as string,
+    eventAccountId: row.event_account_id as string,
+  };
+}
+
+function toAttempt(row: Row): AttemptEntity {
+  return {
+    deliveryId: row.delivery_id as string,
+    attemptNumber: row.attempt_number as number,
+    endpointId: row.endpoint_id as string,
+    eventId: row.event_id as string,
+    trigger: row.trigger as AttemptEntity['trigger'],
+    url: row.url as string,
+    attemptedAt: row.attempted_at as Date,
+    statusCode: (row.status_code as number | null) ?? null,
+    error: (row.error as string | null) ?? null,
+    latencyMs: row.latency_ms as number,
+    responseExcerpt: row.response_excerpt as string,
+    succeeded: row.succeeded as boolean,
+  };
+}

@@ -1,0 +1,224 @@
+import { Injectable } from '@nestjs/common';
+import { Executor, rowsOf } from '@paygrid/platform';
+import { conditionalUpdateSql } from '@paygrid/state-machine';
+import { EndpointEntity } from './endpoint.entity';
+import { EndpointEvent, endpointMachine } from './endpoint.states';
+
+/**
+ * All SQL of webhook_endpoints and webhook_endpoint_secrets. Every method takes the executor to run on,
+ * so a command's writes share its transaction. Status is written only by `transition` (a conditional
+ * update from endpoint.states.ts). A DELETED endpoint is invisible to every finder.
+ */
+type Row = Record<string, unknown>;
+
+export type NewEndpoint = Pick<
+  EndpointEntity,
+  'endpointId' | 'accountId' | 'masterAccountId' | 'url' | 'description' | 'eventNames' | 'includeSubAccounts'
+>;
+
+export interface EndpointChanges {
+  url?: string;
+  description?: string | null;
+  eventNames?: string[];
+  includeSubAccounts?: boolean;
+}
+
+@Injectable()
+export class EndpointRepository {
+  async insert(executor: Executor, endpoint: NewEndpoint): Promise<EndpointEntity> {
+    const rows = await executor.query(
+      `INSERT INTO webhook_endpoints
+         (endpoint_id, account_id, master_account_id, url, description, event_names, include_sub_accounts, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'ENABLED') RETURNING *`,
+      [
+        endpoint.endpointId,
+        endpoint.accountId,
+        endpoint.masterAccountId,
+        endpoint.url,
+        endpoint.description,
+        endpoint.eventNames,
+        endpoint.includeSubAccounts,
+      ],
+    );
+    return toEntity(rows[0]);
+  }
+
+  /** An endpoint that is not deleted and, for a merchant (`accountId`), belongs to it. */
+  async findVisible(
+    executor: Executor,
+    endpointId: string,
+    accountId: string | null,
+  ): Promise<EndpointEntity | null> {
+    const rows = await executor.query(
+      `SELECT * FROM webhook_endpoints
+        WHERE endpoint_id = $1 AND status <> 'DELETED' AND ($2::text IS NULL OR account_id = $2)`,
+      [endpointId, accountId],
+    );
+    return rows.length > 0 ? toEntity(rows[0]) : null;
+  }
+
+  /** Locks the row for the rest of the transaction (rotation, update). */
+  async lockVisible(
+    executor: Executor,
+    endpointId: string,
+    accountId: string | null,
+  ): Promise<EndpointEntity | null> {
+    const rows = await executor.query(
+      `SELECT * FROM webhook_endpoints
+        WHERE endpoint_id = $1 AND status <> 'DELETED' AND ($2::text IS NULL OR account_id = $2) FOR UPDATE`,
+      [endpointId, accountId],
+    );
+    return rows.length > 0 ? toEntity(rows[0]) : null;
+  }
+
+  async list(
+    executor: Executor,
+    accountId: string | null,
+    limit: number,
+    offset: number,
+  ): Promise<{ endpoints: EndpointEntity[]; total: number }> {
+    const rows: Row[] = await executor.query(
+      `SELECT *, count(*) OVER () AS total FROM webhook_endpoints
+        WHERE status <> 'DELETED' AND ($1::text IS NULL OR account_id = $1)
+        ORDER BY created_at, endpoint_id LIMIT $2 OFFSET $3`,
+      [accountId, limit, offset],
+    );
+    const total = rows.length > 0 ? Number(rows[0].total) : await this.count(executor, accountId);
+    return { endpoints: rows.map(toEntity), total };
+  }
+
+  /** Enabled endpoints that may receive an event of `accountId`: its own, and its master's that opted in. */
+  async fanOutCandidates(
+    executor: Executor,
+    accountId: string,
+    masterAccountId: string,
+  ): Promise<EndpointEntity[]> {
+    const rows = await executor.query(
+      `SELECT * FROM webhook_endpoints
+        WHERE status = 'ENABLED'
+          AND (account_id = $1 OR (include_sub_accounts AND account_id = $2 AND $2 <> $1))`,
+      [accountId, masterAccountId],
+    );
+    return rows.map(toEntity);
+  }
+
+  async update(executor: Executor, endpointId: string, changes: EndpointChanges): Promise<EndpointEntity> {
+    const rows = rowsOf<Row>(
+      await executor.query(
+        `UPDATE webhook_endpoints SET
+           url = COALESCE($2, url),
+           description = CASE WHEN $3 THEN $4 ELSE description END,
+           event_names = COALESCE($5, event_names),
+           include_sub_accounts = COALESCE($6, include_sub_accounts),
+           updated_at = now()
+         WHERE endpoint_id = $1 AND status <> 'DELETED' RETURNING *`,
+        [
+          endpointId,
+          changes.url ?? null,
+          changes.description !== undefined,
+          changes.description ?? null,
+          changes.eventNames ?? null,
+          changes.includeSubAccounts ?? null,
+        ],
+      ),
+    );
+    return toEntity(rows[0]);
+  }
+
+  /** The conditional status update; null when the endpoint is not in a status the event may leave. */
+  async transition(
+    executor: Executor,
+    endpointId: string,
+    event: EndpointEvent,
+    set: Record<string, unknown> = {},
+  ): Promise<EndpointEntity | null> {
+    const statement = conditionalUpdateSql({
+      table: 'webhook_endpoints',
+      idColumn: 'endpoint_id',
+      id: endpointId,
+      from: endpointMachine.allowedFrom(event),
+      to: endpointMachine.targetOf(event),
+      set: { ...set, updated_at: new Date() },
+    });
+    const [row] = rowsOf<Row>(await executor.query(statement.sql, statement.params));
+    return row ? toEntity(row) : null;
+  }
+
+  /** First failure of a streak: remembered once, so "failing for 5 days" counts from there. */
+  async markFailing(executor: Executor, endpointId: string, at: Date): Promise<EndpointEntity | null> {
+    const [row] = rowsOf<Row>(
+      await executor.query(
+        `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2)
+          WHERE endpoint_id = $1 RETURNING *`,
+        [endpointId, at],
+      ),
+    );
+    return row ? toEntity(row) : null;
+  }
+
+  /** A success ends the streak. Writes (and locks) only when there is one. */
+  async clearFailing(executor: Executor, endpointId: string): Promise<void> {
+    await executor.query(
+      'UPDATE webhook_endpoints SET failing_since = NULL WHERE endpoint_id = $1 AND failing_since IS NOT NULL',
+      [endpointId],
+    );
+  }
+
+  async insertSecret(executor: Executor, endpointId: string, secret: string): Promise<void> {
+    await executor.query('INSERT INTO webhook_endpoint_secrets (endpoint_id, secret) VALUES ($1, $2)', [
+      endpointId,
+      secret,
+    ]);
+  }
+
+  /** Every active secret expires at `expiresAt` at the latest (a rotation's overlap). */
+  async expireActiveSecrets(executor: Executor, endpointId: string, expiresAt: Date): Promise<void> {
+    await executor.query(
+      `UPDATE webhook_endpoint_secrets SET expires_at = LEAST(COALESCE(expires_at, $2), $2)
+        WHERE endpoint_id = $1 AND (expires_at IS NULL OR expires_at > now())`,
+      [endpointId, expiresAt],
+    );
+  }
+
+  /** Secrets that sign right now, newest first. */
+  async activeSecrets(executor: Executor, endpointId: string): Promise<string[]> {
+    const rows: Row[] = await executor.query(
+      `SELECT secret FROM webhook_endpoint_secrets
+        WHERE endpoint_id = $1 AND (expires_at IS NULL OR expires_at > now())
+        ORDER BY secret_id DESC`,
+      [endpointId],
+    );
+    return rows.map((row) => row.secret as string);
+  }
+
+  private async count(executor: Executor, accountId: string | null): Promise<number> {
+    const [row] = await executor.query(
+      `SELECT count(*)::int AS n FROM webhook_endpoints WHERE status <> 'DELETED' AND ($1::text IS NULL OR account_id = $1)`,
+      [accountId],
+    );
+    return row.n as number;
+  }
+}
+
+/** Also reads a row that went through to_jsonb (timestamps as strings). */
+export function toEntity(row: Row): EndpointEntity {
+  return {
+    endpointId: row.endpoint_id as string,
+    accountId: row.account_id as string,
+    masterAccountId: row.master_account_id as string,
+    url: row.url as string,
+    description: (row.description as string | null) ?? null,
+    eventNames: row.event_names as string[],
+    includeSubAccounts: row.include_sub_accounts as boolean,
+    status: row.status as EndpointEntity['status'],
+    disabledReason: (row.disabled_reason as string | null) ?? null,
+    disabledAt: dateOrNull(row.disabled_at),
+    failingSince: dateOrNull(row.failing_since),
+    createdAt: new Date(row.created_at as Date | string),
+    updatedAt: new Date(row.updated_at as Date | string),
+  };
+}
+
+function dateOrNull(value: unknown): Date | null {
+  return value === null || value === undefined ? null : new Date(value as Date | string);
+}

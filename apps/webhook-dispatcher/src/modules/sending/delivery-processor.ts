@@ -1,0 +1,187 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Logger } from 'pino';
+import { Executor, LOGGER } from '@paygrid/platform';
+import { DISPATCHER_CONFIG, DispatcherConfig } from '../../config';
+import { DeliveryEntity } from '../deliveries/delivery.entity';
+import { DeliveryRepository } from '../deliveries/delivery.repository';
+import { EndpointEntity } from '../endpoints/endpoint.entity';
+import { EndpointRepository } from '../endpoints/endpoint.repository';
+import { EndpointService } from '../endpoints/endpoint.service';
+import { DeliveryJob, DeliveryQueue } from './delivery-queue';
+import { AttemptDecision, decideAfterAttempt, RetryPolicy } from './retry-policy';
+import { signedHeaders } from './webhook-signer';
+import { SendResult, WebhookSender } from './webhook-sender';
+import { WebhookMetrics } from './webhook-metrics';
+
+/**
+ * One job = one attempt of one delivery:
+ * 1. claim: a lease on the delivery in Postgres, only if it still waits for exactly this attempt (a stale
+ *    or duplicated job ends here, having sent nothing);
+ * 2. send the stored body, signed with the endpoint's active secrets, outside any transaction;
+ * 3. record, in one transaction: the attempt row, the delivery's new status (conditional on the attempt
+ *    number, so two workers cannot both record it), the endpoint's failure streak and, when it answered
+ *    410 or has failed for WEBHOOK_DISABLE_AFTER_MS, its disabling with an operational event;
+ * 4. after the commit, enqueue the next attempt. If the process dies anywhere in between, Postgres still
+ *    says the attempt is due and the reconciler enqueues it again once the lease has expired.
+ */
+export type ProcessOutcome = 'stale' | 'succeeded' | 'rescheduled' | 'failed' | 'cancelled';
+
+/** The lease outlives the HTTP deadline, so a live worker's delivery is never taken from it. */
+const LEASE_MARGIN_MS = 5_000;
+
+class AttemptSuperseded extends Error {}
+
+@Injectable()
+export class DeliveryProcessor {
+  private readonly policy: RetryPolicy;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly deliveries: DeliveryRepository,
+    private readonly endpoints: EndpointRepository,
+    private readonly endpointService: EndpointService,
+    private readonly queue: DeliveryQueue,
+    private readonly sender: WebhookSender,
+    private readonly metrics: WebhookMetrics,
+    @Inject(DISPATCHER_CONFIG) private readonly config: DispatcherConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.policy = {
+      scheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS,
+      jitterPercent: config.WEBHOOK_RETRY_JITTER_PERCENT,
+      retryAfterMaxMs: config.WEBHOOK_RETRY_AFTER_MAX_MS,
+    };
+    metrics.pendingSource = () => this.deliveries.countPending(this.dataSource);
+  }
+
+  async process(job: DeliveryJob): Promise<ProcessOutcome> {
+    const leaseMs = this.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
+    const claimed = await this.deliveries.claim(this.dataSource, job.delivery_id, job.attempt, leaseMs);
+    if (!claimed) return 'stale';
+    const { delivery, endpoint, body, secrets } = claimed;
+    if (endpoint.status === 'DELETED') return this.settle(delivery, 'CANCEL', 'endpoint deleted');
+    if (endpoint.status === 'DISABLED') return this.settle(delivery, 'FAIL', 'endpoint disabled');
+    if (body === null)
+      throw new Error(`event ${delivery.eventId} of delivery ${delivery.deliveryId} has no stored body`);
+
+    const attemptedAt = new Date();
+    const headers = signedHeaders({
+      eventId: delivery.eventId,
+      body,
+      secrets,
+      timestampSeconds: Math.floor(attemptedAt.getTime() / 1000),
+    });
+    const result = await this.sender.send(endpoint.url, body, headers);
+    const attemptResult = this.metrics.resultOf(result.statusCode, result.error);
+    this.metrics.attempts.inc({ result: attemptResult });
+    this.metrics.attemptDuration.observe({ result: attemptResult }, result.latencyMs / 1000);
+
+    const decision = decideAfterAttempt(
+      this.policy,
+      { statusCode: result.statusCode, retryAfter: result.retryAfter },
+      { number: job.attempt, manual: delivery.trigger === 'manual' },
+      new Date(),
+    );
+    let outcome: ProcessOutcome;
+    try {
+      // The common case (a success, no failure streak to end) is one statement; anything touching the
+      // endpoint too runs as one transaction.
+      outcome =
+        decision.kind === 'succeeded' && endpoint.failingSince === null
+          ? await this.record(this.dataSource, delivery, endpoint, job.attempt, attemptedAt, result, decision)
+          : await this.dataSource.transaction((manager) =>
+              this.record(manager, delivery, endpoint, job.attempt, attemptedAt, result, decision),
+            );
+    } catch (error) {
+      if (!(error instanceof AttemptSuperseded)) throw error;
+      this.logger.warn(
+        { delivery_id: delivery.deliveryId, attempt: job.attempt },
+        'attempt already recorded by another worker',
+      );
+      return 'stale';
+    }
+    if (outcome === 'succeeded') {
+      this.metrics.deliveries.inc({ outcome: 'succeeded' });
+      this.metrics.eventToDelivery.observe(
+        Math.max(0, Date.now() - Date.parse(claimed.eventCreateTime)) / 1000,
+      );
+    } else if (outcome === 'failed') this.metrics.deliveries.inc({ outcome: 'failed' });
+    else if (outcome === 'rescheduled' && decision.kind === 'retry') {
+      const dueAt = new Date(Date.now() + decision.delayMs);
+      await this.queue
+        .enqueue([{ deliveryId: delivery.deliveryId, attempt: job.attempt + 1, dueAt }])
+        .catch((error: unknown) =>
+          this.logger.warn(
+            { err: error, delivery_id: delivery.deliveryId },
+            'enqueue failed; the reconciler will',
+          ),
+        );
+    }
+    return outcome;
+  }
+
+  private async record(
+    executor: Executor,
+    delivery: DeliveryEntity,
+    endpoint: EndpointEntity,
+    attempt: number,
+    attemptedAt: Date,
+    result: SendResult,
+    decision: AttemptDecision,
+  ): Promise<ProcessOutcome> {
+    const now = new Date();
+    let endpointStillEnabled = true;
+    if (decision.kind === 'succeeded') {
+      // As of the claim; a streak that started since is ended by the endpoint's next success.
+      if (endpoint.failingSince !== null) await this.endpoints.clearFailing(executor, endpoint.endpointId);
+    } else {
+      const failing = await this.endpoints.markFailing(executor, endpoint.endpointId, attemptedAt);
+      const streakMs = failing?.failingSince ? now.getTime() - failing.failingSince.getTime() : 0;
+      const reason =
+        decision.kind === 'gone'
+          ? 'gone'
+          : streakMs >= this.config.WEBHOOK_DISABLE_AFTER_MS
+            ? 'failing'
+            : null;
+      if (reason && failing?.status === 'ENABLED')
+        await this.endpointService.disable(executor, failing, reason, now);
+      endpointStillEnabled = reason === null && failing?.status === 'ENABLED';
+    }
+    const event =
+      decision.kind === 'succeeded'
+        ? 'SUCCEED'
+        : decision.kind === 'retry' && endpointStillEnabled
+          ? 'RESCHEDULE'
+          : 'FAIL';
+    const recorded = await this.deliveries.recordAttempt(executor, {
+      deliveryId: delivery.deliveryId,
+      attempt,
+      event,
+      nextAttemptAt:
+        event === 'RESCHEDULE' && decision.kind === 'retry'
+          ? new Date(now.getTime() + decision.delayMs)
+          : null,
+      attemptedAt,
+      statusCode: result.statusCode,
+      error: result.error,
+      url: endpoint.url,
+      latencyMs: result.latencyMs,
+      responseExcerpt: result.responseExcerpt,
+    });
+    if (!recorded) throw new AttemptSuperseded();
+    return event === 'SUCCEED' ? 'succeeded' : event === 'RESCHEDULE' ? 'rescheduled' : 'failed';
+  }
+
+  private async settle(
+    delivery: DeliveryEntity,
+    event: 'FAIL' | 'CANCEL',
+    reason: string,
+  ): Promise<ProcessOutcome> {
+    const settled = await this.deliveries.settle(this.dataSource, delivery.deliveryId, event, reason);
+    if (!settled) return 'stale';
+    const outcome = event === 'FAIL' ? 'failed' : 'cancelled';
+    this.metrics.deliveries.inc({ outcome });
+    return outcome;
+  }
+}

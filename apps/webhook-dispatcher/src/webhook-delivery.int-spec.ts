@@ -1,0 +1,934 @@
+import { randomUUID } from 'node:crypto';
+import {
+  CreatedWebhookEndpointView,
+  DomainEvent,
+  EventTopics,
+  RotatedWebhookSecretView,
+  WebhookAttemptView,
+  WebhookBody,
+  WebhookCommands,
+  WebhookDeliveryDetailView,
+  WebhookDeliveryView,
+  WebhookEndpointView,
+  WebhookPage,
+} from '@paygrid/contracts';
+import { ReceivedWebhook, TestDatabase, waitFor, WebhookReceiver } from '@paygrid/testing';
+import { runCli } from '../../../tools/cli/src/cli';
+import {
+  actorOf,
+  anEvent,
+  createDispatcherDatabase,
+  deleteQueueKeys,
+  DispatcherApp,
+  EventPublisher,
+  newTestIdentity,
+  refusalOf,
+  resultOf,
+  startDispatcherApp,
+  WebhookTestBus,
+} from './test/dispatcher-app.harness';
+import { sdkVerifies, standardWebhooksVerifies } from './test/verifiers';
+import { DeliveryQueue } from './modules/sending/delivery-queue';
+
+/**
+ * The dispatcher end to end against the real Postgres, Redis and Kafka, with an in-process receiver whose
+ * answers each test sets: signing as both verifiers check it, the (test-speed) retry schedule, 410,
+ * Retry-After, the five-day disable, fan-out filters, visibility between accounts, rotation, retry,
+ * replay from the CLI, the reconciler after our Redis keys vanish, and the on-call surfaces.
+ * Schedule: attempt 1 immediately, then 100, 200, 400 ms (±20 %); Retry-After capped at 3 s.
+ */
+let database: TestDatabase;
+let dispatcher: DispatcherApp;
+let bus: WebhookTestBus;
+let publisher: EventPublisher;
+let receiver: WebhookReceiver;
+const identity = newTestIdentity();
+
+beforeAll(async () => {
+  database = await createDispatcherDatabase();
+  dispatcher = await startDispatcherApp(database, identity);
+  bus = WebhookTestBus.of(dispatcher);
+  publisher = await EventPublisher.connect();
+  receiver = await WebhookReceiver.start();
+}, 180_000);
+
+afterAll(async () => {
+  await publisher?.close();
+  await dispatcher?.close();
+  await receiver?.close();
+  await deleteQueueKeys(identity.queuePrefix);
+  await database?.drop();
+});
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+let pathCounter = 0;
+const freshPath = () => `/hooks/${++pathCounter}-${randomUUID().slice(0, 8)}`;
+
+async function createEndpoint(
+  accountId: string,
+  body: Record<string, unknown>,
+  masterId = accountId,
+): Promise<CreatedWebhookEndpointView> {
+  return resultOf(
+    await bus.mutate<CreatedWebhookEndpointView>(
+      WebhookCommands.createEndpoint,
+      body,
+      actorOf(accountId, masterId),
+    ),
+  );
+}
+
+/** An account with one endpoint on a fresh receiver path. */
+async function accountWithEndpoint(extra: Record<string, unknown> = {}) {
+  const accountId = randomUUID();
+  const path = freshPath();
+  const endpoint = await createEndpoint(accountId, { url: receiver.url(path), ...extra });
+  return { accountId, path, endpoint };
+}
+
+interface DeliveryRow {
+  delivery_id: string;
+  status: string;
+  attempt_count: number;
+  next_attempt_at: Date | null;
+  last_attempt_at: Date | null;
+}
+interface AttemptRow {
+  attempt_number: number;
+  attempted_at: Date;
+  status_code: number | null;
+  trigger: string;
+  succeeded: boolean;
+}
+
+async function deliveriesOf(endpointId: string): Promise<DeliveryRow[]> {
+  return dispatcher.dataSource.query(
+    'SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY created_at',
+    [endpointId],
+  );
+}
+
+async function attemptsOf(deliveryId: string): Promise<AttemptRow[]> {
+  return dispatcher.dataSource.query(
+    'SELECT * FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt_number',
+    [deliveryId],
+  );
+}
+
+async function settledDelivery(endpointId: string, status: string, timeoutMs = 20_000): Promise<DeliveryRow> {
+  return waitFor(
+    async () => {
+      const [delivery] = await deliveriesOf(endpointId);
+      return delivery?.status === status ? delivery : undefined;
+    },
+    { timeoutMs, what: `a ${status} delivery to ${endpointId}` },
+  );
+}
+
+async function stored(eventId: string): Promise<void> {
+  await waitFor(
+    async () =>
+      (await dispatcher.dataSource.query('SELECT 1 FROM webhook_events WHERE event_id = $1', [eventId]))
+        .length === 1,
+    { timeoutMs: 30_000, what: `event ${eventId} to be stored` },
+  );
+}
+
+async function publishAndReceive(event: DomainEvent, path: string, count = 1): Promise<ReceivedWebhook[]> {
+  await publisher.publish([event]);
+  return waitFor(() => (receiver.received(path).length >= count ? receiver.received(path) : undefined), {
+    timeoutMs: 30_000,
+    what: `${count} request(s) on ${path}`,
+  });
+}
+
+async function endpointStatus(
+  endpointId: string,
+): Promise<{ status: string; disabled_reason: string | null }> {
+  const [row] = await dispatcher.dataSource.query(
+    'SELECT status, disabled_reason FROM webhook_endpoints WHERE endpoint_id = $1',
+    [endpointId],
+  );
+  return row;
+}
+
+async function disabledEvents(
+  endpointId: string,
+): Promise<{ event_name: string; event_type: string; data: Record<string, unknown> }[]> {
+  const rows: { payload: string }[] = await dispatcher.dataSource.query(
+    'SELECT payload FROM outbox WHERE message_key = $1',
+    [endpointId],
+  );
+  return rows.map((row) => JSON.parse(row.payload));
+}
+
+describe('signing', () => {
+  it('sends the decisions §8 body, which both the SDK rule and a Standard Webhooks verifier accept', async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    const event = anEvent({ account_id: accountId });
+    const [request] = await publishAndReceive(event, path);
+
+    expect(request.headers['content-type']).toBe('application/json');
+    expect(request.headers['webhook-id']).toBe(event.event_id);
+    expect(request.headers['x-wk-timestamp']).toBe(request.headers['webhook-timestamp']);
+    expect(request.headers['x-wk-signature']).toMatch(/^[0-9a-f]{128}$/);
+    expect(sdkVerifies(request.rawBody, request.headers, endpoint.secret, nowSeconds())).toBe(true);
+    expect(standardWebhooksVerifies(request.rawBody, request.headers, endpoint.secret, nowSeconds())).toBe(
+      true,
+    );
+
+    const body = JSON.parse(request.rawBody) as WebhookBody;
+    expect(Object.keys(body)).toEqual([
+      'version',
+      'event_type',
+      'event_name',
+      'event_id',
+      'source_id',
+      'account_id',
+      'create_time',
+      'data',
+    ]);
+    expect(body).toEqual({
+      version: event.version,
+      event_type: 'ACQUIRING',
+      event_name: event.event_name,
+      event_id: event.event_id,
+      source_id: event.source_id,
+      account_id: accountId,
+      create_time: event.create_time,
+      data: event.data,
+    });
+    const delivery = await settledDelivery(endpoint.endpoint_id, 'succeeded');
+    expect(await attemptsOf(delivery.delivery_id)).toMatchObject([
+      { attempt_number: 1, status_code: 200, succeeded: true },
+    ]);
+  });
+
+  it('fails both verifiers for a changed byte, a stale timestamp or another secret', async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    const [request] = await publishAndReceive(anEvent({ account_id: accountId }), path);
+    const tampered = request.rawBody.replace('10.00', '10.01');
+    expect(tampered).not.toBe(request.rawBody);
+    const stale = nowSeconds() + 301;
+    const other = (await accountWithEndpoint()).endpoint.secret;
+    for (const verify of [sdkVerifies, standardWebhooksVerifies]) {
+      expect(verify(tampered, request.headers, endpoint.secret, nowSeconds())).toBe(false);
+      expect(verify(request.rawBody, request.headers, endpoint.secret, stale)).toBe(false);
+      expect(verify(request.rawBody, request.headers, other, nowSeconds())).toBe(false);
+      expect(verify(request.rawBody, request.headers, endpoint.secret, nowSeconds())).toBe(true);
+    }
+  });
+
+  it('signs with both secrets during a rotation overlap, and the SDK header with the new one', async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    const rotated = resultOf(
+      await bus.mutate<RotatedWebhookSecretView>(
+        WebhookCommands.rotateSecret,
+        { endpoint_id: endpoint.endpoint_id },
+        actorOf(accountId),
+      ),
+    );
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(endpoint.secret);
+    expect(Date.parse(rotated.previous_secret_expire_time) - Date.now()).toBeGreaterThan(23 * 3600 * 1000);
+
+    const [request] = await publishAndReceive(anEvent({ account_id: accountId }), path);
+    expect(String(request.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(standardWebhooksVerifies(request.rawBody, request.headers, endpoint.secret, nowSeconds())).toBe(
+      true,
+    );
+    expect(standardWebhooksVerifies(request.rawBody, request.headers, rotated.secret, nowSeconds())).toBe(
+      true,
+    );
+    expect(sdkVerifies(request.rawBody, request.headers, rotated.secret, nowSeconds())).toBe(true);
+    expect(sdkVerifies(request.rawBody, request.headers, endpoint.secret, nowSeconds())).toBe(false);
+  });
+
+  it('stops signing with the old secret when the rotation asks for no overlap', async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    const rotated = resultOf(
+      await bus.mutate<RotatedWebhookSecretView>(
+        WebhookCommands.rotateSecret,
+        { endpoint_id: endpoint.endpoint_id, overlap_seconds: 0 },
+        actorOf(accountId),
+      ),
+    );
+    const [request] = await publishAndReceive(anEvent({ account_id: accountId }), path);
+    expect(String(request.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(standardWebhooksVerifies(request.rawBody, request.headers, rotated.secret, nowSeconds())).toBe(
+      true,
+    );
+    expect(standardWebhooksVerifies(request.rawBody, request.headers, endpoint.secret, nowSeconds())).toBe(
+      false,
+    );
+  });
+});
+
+describe('retries', () => {
+  it('follows the schedule and stops at the first success', async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    receiver.respond(path, () =>
+      receiver.received(path).length <= 2 ? { status: 500, body: 'boom' } : { status: 200 },
+    );
+    const requests = await publishAndReceive(anEvent({ account_id: accountId }), path, 3);
+    const delivery = await settledDelivery(endpoint.endpoint_id, 'succeeded');
+
+    const attempts = await attemptsOf(delivery.delivery_id);
+    expect(
+      attempts.map((attempt) => [attempt.attempt_number, attempt.status_code, attempt.succeeded]),
+    ).toEqual([
+      [1, 500, false],
+      [2, 500, false],
+      [3, 200, true],
+    ]);
+    // Each retry waited at least its scheduled delay less the 20 % jitter.
+    expect(attempts[1].attempted_at.getTime() - attempts[0].attempted_at.getTime()).toBeGreaterThanOrEqual(
+      80,
+    );
+    expect(attempts[2].attempted_at.getTime() - attempts[1].attempted_at.getTime()).toBeGreaterThanOrEqual(
+      160,
+    );
+    expect(delivery).toMatchObject({ attempt_count: 3, next_attempt_at: null });
+    expect(new Set(requests.map((request) => request.rawBody)).size).toBe(1);
+    const job = await dispatcher.app.get(DeliveryQueue).queue.getJob(`${delivery.delivery_id}-4`);
+    expect(job).toBeUndefined();
+  });
+
+  it('gives up after the last scheduled attempt, having sent identical bytes every time', async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    receiver.respond(path, { status: 500 });
+    const event = anEvent({ account_id: accountId });
+    await publisher.publish([event]);
+    const delivery = await settledDelivery(endpoint.endpoint_id, 'failed');
+    expect(delivery.attempt_count).toBe(4);
+    const requests = receiver.received(path);
+    expect(requests).toHaveLength(4);
+    expect(new Set(requests.map((request) => request.rawBody)).size).toBe(1);
+    expect(requests.every((request) => request.headers['webhook-id'] === event.event_id)).toBe(true);
+    expect((await endpointStatus(endpoint.endpoint_id)).status).toBe('ENABLED');
+  });
+
+  it('waits as long as Retry-After asks on a 429', async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    receiver.respond(path, () =>
+      receiver.received(path).length === 1
+        ? { status: 429, headers: { 'retry-after': '2' } }
+        : { status: 200 },
+    );
+    await publishAndReceive(anEvent({ account_id: accountId }), path, 2);
+    const delivery = await settledDelivery(endpoint.endpoint_id, 'succeeded');
+    const [first, second] = await attemptsOf(delivery.delivery_id);
+    expect(first.status_code).toBe(429);
+    expect(second.attempted_at.getTime() - first.attempted_at.getTime()).toBeGreaterThanOrEqual(2000);
+  });
+
+  it('caps a Retry-After beyond the bound on a 503', async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    receiver.respond(path, { status: 503, headers: { 'retry-after': '86400' } });
+    await publishAndReceive(anEvent({ account_id: accountId }), path);
+    const delivery = await waitFor(
+      async () => {
+        const [row] = await deliveriesOf(endpoint.endpoint_id);
+        return row?.attempt_count === 1 ? row : undefined;
+      },
+      { what: 'the first attempt to be recorded' },
+    );
+    const waited = delivery.next_attempt_at!.getTime() - delivery.last_attempt_at!.getTime();
+    expect(waited).toBeGreaterThanOrEqual(3000);
+    expect(waited).toBeLessThan(60_000);
+  });
+
+  it('records a redirect as a failed attempt without following it', async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    const target = freshPath();
+    receiver.respond(path, { status: 301, headers: { location: receiver.url(target) } });
+    await publisher.publish([anEvent({ account_id: accountId })]);
+    const delivery = await settledDelivery(endpoint.endpoint_id, 'failed');
+    expect((await attemptsOf(delivery.delivery_id)).map((attempt) => attempt.status_code)).toEqual([
+      301, 301, 301, 301,
+    ]);
+    expect(receiver.received(target)).toHaveLength(0);
+  });
+});
+
+describe('disabling endpoints', () => {
+  it('disables the endpoint at 410, fails its delivery and says so with an operational event', async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    receiver.respond(path, { status: 410 });
+    await publisher.publish([anEvent({ account_id: accountId })]);
+    const delivery = await settledDelivery(endpoint.endpoint_id, 'failed');
+    expect(delivery.attempt_count).toBe(1);
+    expect(await endpointStatus(endpoint.endpoint_id)).toEqual({
+      status: 'DISABLED',
+      disabled_reason: 'gone',
+    });
+    const [announcement] = await disabledEvents(endpoint.endpoint_id);
+    expect(announcement).toMatchObject({
+      event_name: 'webhook.endpoint.disabled',
+      event_type: 'OPERATIONS',
+      data: { endpoint_id: endpoint.endpoint_id, account_id: accountId, reason: 'gone' },
+    });
+
+    // A disabled endpoint receives nothing new.
+    const later = anEvent({ account_id: accountId });
+    await publisher.publish([later]);
+    await stored(later.event_id);
+    expect(await deliveriesOf(endpoint.endpoint_id)).toHaveLength(1);
+  });
+
+  it('disables an endpoint that has failed for five days', async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    receiver.respond(path, { status: 500 });
+    await dispatcher.dataSource.query(
+      `UPDATE webhook_endpoints SET failing_since = now() - interval '5 days 1 minute' WHERE endpoint_id = $1`,
+      [endpoint.endpoint_id],
+    );
+    await publisher.publish([anEvent({ account_id: accountId })]);
+    const delivery = await settledDelivery(endpoint.endpoint_id, 'failed');
+    expect(delivery.attempt_count).toBe(1);
+    expect(await endpointStatus(endpoint.endpoint_id)).toEqual({
+      status: 'DISABLED',
+      disabled_reason: 'failing',
+    });
+    expect((await disabledEvents(endpoint.endpoint_id)).map((event) => event.data.reason)).toEqual([
+      'failing',
+    ]);
+  });
+
+  it('forgets a failure streak after a success', async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    receiver.respond(path, () => (receiver.received(path).length === 1 ? { status: 500 } : { status: 200 }));
+    await publishAndReceive(anEvent({ account_id: accountId }), path, 2);
+    await settledDelivery(endpoint.endpoint_id, 'succeeded');
+    const view = resultOf(
+      await bus.send<WebhookEndpointView>(
+        WebhookCommands.retrieveEndpoint,
+        { endpoint_id: endpoint.endpoint_id },
+        actorOf(accountId),
+      ),
+    );
+    expect(view).toMatchObject({ status: 'ENABLED', failing_since: null });
+  });
+});
+
+describe('fan-out', () => {
+  it('delivers by event-name filter, and to a master only where its endpoint opted in to sub-accounts', async () => {
+    const master = randomUUID();
+    const sub = randomUUID();
+    const optedIn = await createEndpoint(master, {
+      url: receiver.url(freshPath()),
+      event_names: ['acquiring.payment_intent.*'],
+      include_sub_accounts: true,
+    });
+    const masterOnly = await createEndpoint(master, { url: receiver.url(freshPath()) });
+    const subPayouts = await createEndpoint(
+      sub,
+      { url: receiver.url(freshPath()), event_names: ['payout.completed'] },
+      master,
+    );
+
+    const subIntent = anEvent({
+      account_id: sub,
+      master_account_id: master,
+      event_name: 'acquiring.payment_intent.succeeded',
+    });
+    const subPayout = anEvent({
+      account_id: sub,
+      master_account_id: master,
+      event_name: 'payout.completed',
+      event_type: 'PAYOUT',
+    });
+    const masterIntent = anEvent({ account_id: master, event_name: 'acquiring.payment_intent.created' });
+    const masterPayout = anEvent({
+      account_id: master,
+      event_name: 'payout.completed',
+      event_type: 'PAYOUT',
+    });
+    const subAttempt = anEvent({
+      account_id: sub,
+      master_account_id: master,
+      event_name: 'acquiring.payment_attempt.created',
+    });
+    const internal = anEvent({
+      account_id: sub,
+      master_account_id: master,
+      event_name: 'account.credential.created',
+      event_type: 'OPERATIONS',
+    });
+    await publisher.publish([subIntent, subPayout, masterIntent, subAttempt]);
+    await publisher.publish([masterPayout], EventTopics.payouts);
+    await publisher.publish([internal], EventTopics.accounts);
+    for (const event of [subIntent, subPayout, masterIntent, masterPayout, subAttempt, internal])
+      await stored(event.event_id);
+
+    const eventsOf = async (endpointId: string) =>
+      (
+        await dispatcher.dataSource.query('SELECT event_id FROM webhook_deliveries WHERE endpoint_id = $1', [
+          endpointId,
+        ])
+      )
+        .map((row: { event_id: string }) => row.event_id)
+        .sort();
+    expect(await eventsOf(optedIn.endpoint_id)).toEqual([subIntent.event_id, masterIntent.event_id].sort());
+    expect(await eventsOf(masterOnly.endpoint_id)).toEqual(
+      [masterIntent.event_id, masterPayout.event_id].sort(),
+    );
+    expect(await eventsOf(subPayouts.endpoint_id)).toEqual([subPayout.event_id]);
+    const internalDeliveries = await dispatcher.dataSource.query(
+      'SELECT 1 FROM webhook_deliveries WHERE event_id = $1',
+      [internal.event_id],
+    );
+    expect(internalDeliveries).toHaveLength(0);
+  });
+});
+
+describe('endpoints API', () => {
+  it('creates an endpoint with a secret shown once, then lists, retrieves, updates and deletes it', async () => {
+    const accountId = randomUUID();
+    const actor = actorOf(accountId);
+    const created = await createEndpoint(accountId, {
+      url: 'https://merchant.example/hooks',
+      event_names: ['payout.*'],
+      description: 'payouts',
+    });
+    expect(created).toMatchObject({
+      url: 'https://merchant.example/hooks',
+      event_names: ['payout.*'],
+      description: 'payouts',
+      include_sub_accounts: false,
+      status: 'ENABLED',
+      account_id: accountId,
+    });
+    expect(created.endpoint_id).toMatch(/^whep_/);
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+
+    const retrieved = resultOf(
+      await bus.send<WebhookEndpointView>(
+        WebhookCommands.retrieveEndpoint,
+        { endpoint_id: created.endpoint_id },
+        actor,
+      ),
+    );
+    expect(retrieved).not.toHaveProperty('secret');
+    const page = resultOf(
+      await bus.send<WebhookPage<WebhookEndpointView>>(
+        WebhookCommands.listEndpoints,
+        { page_size: 10, page_number: 1 },
+        actor,
+      ),
+    );
+    expect(page).toMatchObject({ total_items: 1, total_pages: 1 });
+    expect(page.data.map((endpoint) => endpoint.endpoint_id)).toEqual([created.endpoint_id]);
+
+    const updated = resultOf(
+      await bus.mutate<WebhookEndpointView>(
+        WebhookCommands.updateEndpoint,
+        { endpoint_id: created.endpoint_id, event_names: [], description: null, include_sub_accounts: true },
+        actor,
+      ),
+    );
+    expect(updated).toMatchObject({
+      url: created.url,
+      event_names: [],
+      description: null,
+      include_sub_accounts: true,
+    });
+
+    resultOf(await bus.mutate(WebhookCommands.deleteEndpoint, { endpoint_id: created.endpoint_id }, actor));
+    const gone = refusalOf(
+      await bus.send(WebhookCommands.retrieveEndpoint, { endpoint_id: created.endpoint_id }, actor),
+    );
+    expect(gone.body).toMatchObject({ code: 'resource_not_found' });
+  });
+
+  it('paginates like the rest of the API and refuses a page size out of range', async () => {
+    const accountId = randomUUID();
+    for (let index = 0; index < 12; index += 1)
+      await createEndpoint(accountId, { url: `https://m${index}.example/h` });
+    const second = resultOf(
+      await bus.send<WebhookPage<WebhookEndpointView>>(
+        WebhookCommands.listEndpoints,
+        { page_size: 10, page_number: 2 },
+        actorOf(accountId),
+      ),
+    );
+    expect(second).toMatchObject({ total_items: 12, total_pages: 2 });
+    expect(second.data).toHaveLength(2);
+    const refused = refusalOf(
+      await bus.send(WebhookCommands.listEndpoints, { page_size: 5, page_number: 1 }, actorOf(accountId)),
+    );
+    expect(refused).toEqual({
+      status: 400,
+      body: {
+        type: 'invalid_request_error',
+        code: 'invalid_request_error',
+        message: 'page_size: must not be less than 10',
+      },
+    });
+  });
+
+  it('refuses invalid URLs and filters with a clear message and creates nothing', async () => {
+    const accountId = randomUUID();
+    const attempts: [Record<string, unknown>, string][] = [
+      [{ url: 'ftp://merchant.example/h' }, 'url must use https or http'],
+      [{ url: 'not a url' }, 'url must be an absolute http or https URL'],
+      [
+        { url: `https://merchant.example/${'a'.repeat(2050)}` },
+        'url: must be shorter than or equal to 2048 characters',
+      ],
+      [
+        { url: 'https://merchant.example/h', event_names: ['Payout Completed'] },
+        'event_names: each value in event_names must be an event name',
+      ],
+      [{ url: 'https://merchant.example/h', secret: 'mine' }, 'secret: property secret should not exist'],
+    ];
+    for (const [body, message] of attempts) {
+      const refused = refusalOf(await bus.mutate(WebhookCommands.createEndpoint, body, actorOf(accountId)));
+      expect(refused.status).toBe(400);
+      expect(String(refused.body.message)).toContain(message);
+    }
+    const page = resultOf(
+      await bus.send<WebhookPage<WebhookEndpointView>>(
+        WebhookCommands.listEndpoints,
+        { page_size: 10, page_number: 1 },
+        actorOf(accountId),
+      ),
+    );
+    expect(page.total_items).toBe(0);
+  });
+
+  it("reports another account's endpoint and delivery exactly like missing ones", async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    await publishAndReceive(anEvent({ account_id: accountId }), path);
+    const delivery = await settledDelivery(endpoint.endpoint_id, 'succeeded');
+    const stranger = actorOf(randomUUID());
+    const missingEndpoint = refusalOf(
+      await bus.send(
+        WebhookCommands.retrieveEndpoint,
+        { endpoint_id: 'whep_00000000000000000000000000' },
+        stranger,
+      ),
+    );
+    expect(missingEndpoint).toEqual({
+      status: 400,
+      body: {
+        type: 'invalid_request_error',
+        code: 'resource_not_found',
+        message: 'webhook endpoint not found',
+      },
+    });
+    const ref = { endpoint_id: endpoint.endpoint_id };
+    expect(refusalOf(await bus.send(WebhookCommands.retrieveEndpoint, ref, stranger))).toEqual(
+      missingEndpoint,
+    );
+    expect(
+      refusalOf(await bus.mutate(WebhookCommands.updateEndpoint, { ...ref, description: 'x' }, stranger)),
+    ).toEqual(missingEndpoint);
+    expect(refusalOf(await bus.mutate(WebhookCommands.rotateSecret, ref, stranger))).toEqual(missingEndpoint);
+    expect(refusalOf(await bus.mutate(WebhookCommands.deleteEndpoint, ref, stranger))).toEqual(
+      missingEndpoint,
+    );
+    expect(
+      refusalOf(
+        await bus.mutate(WebhookCommands.replayEndpoint, { ...ref, since: '2020-01-01T00:00:00Z' }, stranger),
+      ),
+    ).toEqual(missingEndpoint);
+
+    const missingDelivery = refusalOf(
+      await bus.send(
+        WebhookCommands.retrieveDelivery,
+        { delivery_id: 'del_00000000000000000000000000' },
+        stranger,
+      ),
+    );
+    const deliveryRef = { delivery_id: delivery.delivery_id };
+    expect(refusalOf(await bus.send(WebhookCommands.retrieveDelivery, deliveryRef, stranger))).toEqual(
+      missingDelivery,
+    );
+    expect(refusalOf(await bus.mutate(WebhookCommands.retryDelivery, deliveryRef, stranger))).toEqual(
+      missingDelivery,
+    );
+    const strangersView = resultOf(
+      await bus.send<WebhookPage<WebhookDeliveryView>>(
+        WebhookCommands.listDeliveries,
+        { page_size: 100, page_number: 1 },
+        stranger,
+      ),
+    );
+    expect(strangersView.total_items).toBe(0);
+    // The owner, and an operator (no actor), do see them.
+    expect(
+      resultOf(await bus.send(WebhookCommands.retrieveDelivery, deliveryRef, actorOf(accountId))),
+    ).toMatchObject(deliveryRef);
+    expect(resultOf(await bus.send(WebhookCommands.retrieveDelivery, deliveryRef, null))).toMatchObject(
+      deliveryRef,
+    );
+  });
+});
+
+describe('merchant and on-call tools', () => {
+  it("lists deliveries by status, event, endpoint and time, and an event's attempts", async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    const actor = actorOf(accountId);
+    const started = new Date(Date.now() - 1000).toISOString();
+    receiver.respond(path, (request) =>
+      JSON.parse(request.rawBody).event_name === 'payout.failed' ? { status: 500 } : { status: 200 },
+    );
+    const ok = anEvent({ account_id: accountId, event_name: 'payout.completed', event_type: 'PAYOUT' });
+    const bad = anEvent({ account_id: accountId, event_name: 'payout.failed', event_type: 'PAYOUT' });
+    await publisher.publish([ok, bad], EventTopics.payouts);
+    await waitFor(
+      async () =>
+        (await deliveriesOf(endpoint.endpoint_id)).every((row) => row.status !== 'pending') &&
+        (await deliveriesOf(endpoint.endpoint_id)).length === 2,
+      {
+        what: 'both deliveries to settle',
+      },
+    );
+    const list = async (filters: Record<string, unknown>) =>
+      resultOf(
+        await bus.send<WebhookPage<WebhookDeliveryView>>(
+          WebhookCommands.listDeliveries,
+          { page_size: 10, page_number: 1, ...filters },
+          actor,
+        ),
+      );
+
+    expect((await list({ delivery_status: 'FAILED' })).data.map((delivery) => delivery.event_id)).toEqual([
+      bad.event_id,
+    ]);
+    expect(
+      (await list({ event_name: 'payout.completed' })).data.map((delivery) => delivery.event_id),
+    ).toEqual([ok.event_id]);
+    expect((await list({ endpoint_id: endpoint.endpoint_id })).total_items).toBe(2);
+    expect((await list({ create_start_time: started })).total_items).toBe(2);
+    expect((await list({ create_end_time: started })).total_items).toBe(0);
+    const failed = (await list({ delivery_status: 'FAILED' })).data[0];
+    expect(failed).toMatchObject({
+      delivery_status: 'FAILED',
+      attempt_count: 4,
+      last_status_code: 500,
+      event_account_id: accountId,
+    });
+
+    const attempts = resultOf(
+      await bus.send<WebhookPage<WebhookAttemptView>>(
+        WebhookCommands.listEventAttempts,
+        { event_id: bad.event_id, page_size: 10, page_number: 1 },
+        actor,
+      ),
+    );
+    expect(attempts.total_items).toBe(4);
+    expect(
+      attempts.data.map((attempt) => [attempt.attempt_number, attempt.status_code, attempt.trigger]),
+    ).toEqual([
+      [1, 500, 'SCHEDULED'],
+      [2, 500, 'SCHEDULED'],
+      [3, 500, 'SCHEDULED'],
+      [4, 500, 'SCHEDULED'],
+    ]);
+    const refused = refusalOf(
+      await bus.send(
+        WebhookCommands.listDeliveries,
+        { page_size: 10, page_number: 1, delivery_status: 'LOST' },
+        actor,
+      ),
+    );
+    expect(refused.body.message).toBe(
+      'delivery_status: must be one of PENDING, SUCCEEDED, FAILED, CANCELLED',
+    );
+  });
+
+  it('retries one failed delivery as a manual attempt, and refuses to retry a pending one', async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    receiver.respond(path, { status: 500 });
+    await publisher.publish([anEvent({ account_id: accountId })]);
+    const failed = await settledDelivery(endpoint.endpoint_id, 'failed');
+    receiver.respond(path, { status: 200 });
+    const retried = resultOf(
+      await bus.mutate<WebhookDeliveryView>(
+        WebhookCommands.retryDelivery,
+        { delivery_id: failed.delivery_id },
+        actorOf(accountId),
+      ),
+    );
+    expect(retried.delivery_status).toBe('PENDING');
+    await settledDelivery(endpoint.endpoint_id, 'succeeded');
+    const detail = resultOf(
+      await bus.send<WebhookDeliveryDetailView>(
+        WebhookCommands.retrieveDelivery,
+        { delivery_id: failed.delivery_id },
+        actorOf(accountId),
+      ),
+    );
+    expect(detail.url).toBe(receiver.url(path));
+    expect(
+      detail.attempts.map((attempt) => [attempt.attempt_number, attempt.trigger, attempt.succeeded]),
+    ).toEqual([
+      [1, 'SCHEDULED', false],
+      [2, 'SCHEDULED', false],
+      [3, 'SCHEDULED', false],
+      [4, 'SCHEDULED', false],
+      [5, 'MANUAL', true],
+    ]);
+
+    receiver.respond(path, { status: 503, headers: { 'retry-after': '3' } });
+    const second = anEvent({ account_id: accountId });
+    await publishAndReceive(second, path, 6);
+    const pending = await waitFor(
+      async () =>
+        (await deliveriesOf(endpoint.endpoint_id)).find(
+          (row) => row.status === 'pending' && row.attempt_count === 1,
+        ),
+      { what: 'a delivery waiting for its retry' },
+    );
+    const refused = refusalOf(
+      await bus.mutate(
+        WebhookCommands.retryDelivery,
+        { delivery_id: pending.delivery_id },
+        actorOf(accountId),
+      ),
+    );
+    expect(refused).toEqual({
+      status: 400,
+      body: {
+        type: 'invalid_request_error',
+        code: 'invalid_status',
+        message: 'cannot retry webhook delivery: status is PENDING',
+      },
+    });
+  });
+
+  it('replays the failed deliveries of a recovered endpoint from the CLI, after it is enabled again', async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    receiver.respond(path, { status: 500 });
+    const since = new Date().toISOString();
+    const events = [
+      anEvent({ account_id: accountId }),
+      anEvent({ account_id: accountId }),
+      anEvent({ account_id: accountId }),
+    ];
+    await publisher.publish(events);
+    await waitFor(
+      async () => {
+        const rows = await deliveriesOf(endpoint.endpoint_id);
+        return rows.length === 3 && rows.every((row) => row.status === 'failed');
+      },
+      { what: 'three failed deliveries' },
+    );
+    receiver.respond(path, { status: 410 });
+    await publisher.publish([anEvent({ account_id: accountId })]);
+    await waitFor(async () => (await endpointStatus(endpoint.endpoint_id)).status === 'DISABLED', {
+      what: 'the endpoint to be disabled',
+    });
+
+    const cli = cliAgainst(bus);
+    const refused = await cli.run([
+      'webhooks',
+      'replay',
+      '--endpoint',
+      endpoint.endpoint_id,
+      '--since',
+      since,
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.err.join('\n')).toContain('webhook_endpoint_disabled');
+
+    receiver.respond(path, { status: 200 });
+    expect((await cli.run(['webhooks', 'enable', endpoint.endpoint_id])).code).toBe(0);
+    const failedList = await cli.run(['webhooks', 'failed', '--endpoint', endpoint.endpoint_id]);
+    expect(failedList.code).toBe(0);
+    expect(failedList.out.join('\n')).toContain('4 failed deliveries');
+    const replay = await cli.run([
+      'webhooks',
+      'replay',
+      '--endpoint',
+      endpoint.endpoint_id,
+      '--since',
+      since,
+    ]);
+    expect(replay.err).toEqual([]);
+    expect(replay.out.join('\n')).toContain(`Replaying 4 failed deliveries of ${endpoint.endpoint_id}`);
+    await waitFor(
+      async () => (await deliveriesOf(endpoint.endpoint_id)).every((row) => row.status === 'succeeded'),
+      {
+        what: 'every replayed delivery to succeed',
+      },
+    );
+    const delivered = new Set(
+      receiver
+        .received(path)
+        .filter((request) => request.rawBody.length > 0)
+        .map((request) => request.headers['webhook-id']),
+    );
+    for (const event of events) expect(delivered.has(event.event_id)).toBe(true);
+
+    const [row] = await deliveriesOf(endpoint.endpoint_id);
+    const inspect = await cli.run(['webhooks', 'inspect', row.delivery_id]);
+    expect(inspect.code).toBe(0);
+    expect(inspect.out.join('\n')).toMatch(/MANUAL\s+200/);
+  });
+
+  it('delivers what Redis lost: the reconciler re-enqueues due deliveries after our queue keys are deleted', async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    receiver.respond(path, { status: 503, headers: { 'retry-after': '2' } });
+    const event = anEvent({ account_id: accountId });
+    await publishAndReceive(event, path);
+    await waitFor(async () => (await deliveriesOf(endpoint.endpoint_id))[0]?.attempt_count === 1, {
+      what: 'the first attempt',
+    });
+    expect(await deleteQueueKeys(identity.queuePrefix)).toBeGreaterThan(0);
+    receiver.respond(path, { status: 200 });
+    await settledDelivery(endpoint.endpoint_id, 'succeeded');
+    expect(receiver.received(path).map((request) => request.headers['webhook-id'])).toEqual([
+      event.event_id,
+      event.event_id,
+    ]);
+  });
+
+  it('serves the queue summary only with the ops token, and the webhook metrics', async () => {
+    const inject = (url: string, headers: Record<string, string> = {}) =>
+      dispatcher.app.inject({ method: 'GET', url, headers });
+    const refused = await inject('/ops/queues');
+    expect(refused.statusCode).toBe(401);
+    expect((await inject('/ops/queues', { authorization: 'Bearer wrong-token-0123456789' })).statusCode).toBe(
+      401,
+    );
+    const summary = await inject('/ops/queues', { authorization: `Bearer ${dispatcher.config.OPS_TOKEN}` });
+    expect(summary.statusCode).toBe(200);
+    expect(summary.json()).toMatchObject({
+      queue: 'webhook-deliveries',
+      prefix: identity.queuePrefix,
+      deliveries: { succeeded: expect.any(Number) },
+    });
+    expect((await inject(`/ops/queues?token=${dispatcher.config.OPS_TOKEN}`)).statusCode).toBe(200);
+
+    const metrics = (await inject('/metrics')).body;
+    expect(metrics).toMatch(
+      /paygrid_webhook_deliveries_total\{outcome="succeeded",app="webhook-dispatcher"\} [1-9]/,
+    );
+    expect(metrics).toMatch(/paygrid_webhook_attempts_total\{result="5xx",app="webhook-dispatcher"\} [1-9]/);
+    expect(metrics).toMatch(
+      /paygrid_webhook_event_to_delivery_seconds_count\{app="webhook-dispatcher"\} [1-9]/,
+    );
+    expect(metrics).toContain('paygrid_webhook_queue_jobs{state="delayed",app="webhook-dispatcher"}');
+    expect(metrics).toContain('paygrid_webhook_deliveries_pending');
+    expect(metrics).toMatch(/paygrid_webhook_reconciler_reenqueued_total\{app="webhook-dispatcher"\} [1-9]/);
+  });
+});
+
+/** The operators' CLI (its real argument handling and output) over the test's command path, as an operator. */
+function cliAgainst(testBus: WebhookTestBus) {
+  return {
+    async run(argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runCli(argv, {
+        connect: async () => testBus.cliBus(),
+        out: (line) => out.push(line),
+        err: (line) => err.push(line),
+      });
+      return { code, out, err };
+    },
+  };
+}
