@@ -65,8 +65,9 @@ function runJest(project: string, extraArgs: string[]): StepResult {
   }
 }
 
-function countFailedTests(report: { testResults: { numFailingTests: number }[] }): number {
-  return report.testResults.filter((suite) => suite.numFailingTests > 0).length;
+/** Suites that failed because of a failing test (the others failed to load or run at all). */
+function countFailedTests(report: { testResults: { assertionResults: { status: string }[] }[] }): number {
+  return report.testResults.filter((suite) => suite.assertionResults.some((test) => test.status === 'failed')).length;
 }
 
 async function main(): Promise<void> {

@@ -60,6 +60,14 @@ describe('idempotency', () => {
     expect(otherBody.body).toMatchObject({ type: 'idempotency_error', code: 'key_mismatch_params' });
   });
 
+  it('refuses the same key on another endpoint with key_mismatch_api', async () => {
+    const key = randomUUID();
+    expect((await api('POST', CREATE, { token, body: companySubAccount(`Api ${key.slice(0, 8)}`), idempotencyKey: key })).status).toBe(200);
+    const elsewhere = await api('POST', '/v1/diagnostics/echo', { token, body: {}, idempotencyKey: key });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body).toMatchObject({ type: 'idempotency_error', code: 'key_mismatch_api' });
+  });
+
   it('keys a request by its path without the query string', async () => {
     const key = randomUUID();
     const nickname = `Api ${key.slice(0, 8)}`;

@@ -18,6 +18,8 @@ interface Route {
 
 interface Attempt {
   route: Route;
+  /** Path parameters without characters a router treats specially (an encoded '/', say). */
+  plainPath: boolean;
   description: string;
   response: { status: number; body: unknown; text: string };
 }
@@ -116,7 +118,8 @@ describe('malformed requests', () => {
             headers,
             idempotencyKey: null,
           });
-          attempts.push({ route, description: `${generated.body.kind}, ${JSON.stringify(generated.headers).slice(0, 200)}`, response });
+          const plainPath = generated.pathValues.every((value) => /^[A-Za-z0-9_-]+$/.test(value));
+          attempts.push({ route, plainPath, description: `${generated.body.kind}, ${JSON.stringify(generated.headers).slice(0, 200)}`, response });
         });
         await Promise.all(batch);
       }
@@ -128,7 +131,7 @@ describe('malformed requests', () => {
     const unenveloped = attempts.filter((attempt) => attempt.response.status >= 400 && !isEnvelope(attempt.response.body));
     expect(unenveloped.map(summary)).toEqual([]);
     const unknownRoutes = attempts.filter(
-      (attempt) => attempt.response.status === 404 && attempt.response.text.includes('no route'),
+      (attempt) => attempt.plainPath && attempt.response.status === 404 && attempt.response.text.includes('no route'),
     );
     expect(unknownRoutes.map(summary)).toEqual([]);
   });

@@ -9,7 +9,7 @@ import { createLogger, PinoNestLogger } from '../logging/logger';
 import { bindHttpCorrelation } from '../logging/fastify-correlation';
 import { nestKafkaOptions } from '../kafka/kafka-factory';
 import { BODY_LIMIT_BYTES } from '../http/error-mapping';
-import { HttpErrorFilter, installJsonBodyParser, routerRefusal, sendApiError } from '../http/http-errors';
+import { answerClientError, HttpErrorFilter, installJsonBodyParser, routerRefusal, sendApiError } from '../http/http-errors';
 import { Metrics } from '../metrics/metrics';
 import { LOGGER } from '../nest/tokens';
 
@@ -38,6 +38,7 @@ export async function createHttpApp(options: StartOptions): Promise<NestFastifyA
     maxParamLength: 200,
     frameworkErrors: (error: { code?: string }, _request: FastifyRequest, reply: FastifyReply) =>
       sendApiError(reply, routerRefusal(error)),
+    clientErrorHandler: answerClientError,
   });
   const app = await NestFactory.create<NestFastifyApplication>(options.module, adapter, {
     logger: new PinoNestLogger(bootLogger),

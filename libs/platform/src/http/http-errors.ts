@@ -54,3 +54,22 @@ export function routerRefusal(error: { code?: string }): ApiError {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return Errors.invalidRequest('a path parameter is too long');
   return Errors.invalidRequest('the request URL could not be read');
 }
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (headers over the size limit, a
+ * malformed request line): answered on the raw socket, still in envelope A.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: import('node:net').Socket): void {
+  if (!socket.writable) return;
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const body = JSON.stringify({
+    type: 'invalid_request_error',
+    code: tooLarge ? 'headers_too_large' : 'invalid_request_error',
+    message: tooLarge ? 'request headers exceed the size limit' : 'the HTTP request could not be read',
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

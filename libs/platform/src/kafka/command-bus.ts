@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ClientKafka } from '@nestjs/microservices';
 import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
 import { Logger } from 'pino';
@@ -22,7 +23,11 @@ export interface SendOptions {
   actor: Actor | null;
   commandId?: string | null;
   timeoutMs?: number;
-  /** Kafka message key; commands of one aggregate land on one partition and stay ordered. */
+  /**
+   * Kafka message key. By default every command gets its own (spread over the partitions, so one busy
+   * merchant is served by every service instance in parallel): a client waits for each reply, and
+   * aggregates guard concurrent writes with conditional updates, so nothing relies on bus order.
+   */
   key?: string;
   /** Defaults to the correlation scope of the caller. */
   correlationId?: string;
@@ -71,7 +76,7 @@ export class CommandBus {
     };
     const correlationId = options.correlationId ?? currentCorrelationId();
     const message = {
-      key: options.key ?? options.actor?.account_id ?? null,
+      key: options.key ?? options.commandId ?? randomUUID(),
       value: envelope,
       headers: correlationId ? { [CORRELATION_HEADER]: correlationId } : {},
     };
