@@ -1,4 +1,5 @@
-import { commonConfig, ConfigOf, ConfigSchema, env } from '@paygrid/platform';
+import { decodeAes256Key, DEVELOPMENT_CARD_TRANSPORT_KEY } from '@paygrid/contracts';
+import { commonConfig, ConfigOf, ConfigSchema, ConfigVar, env } from '@paygrid/platform';
 
 /** Every variable the gateway reads (see .env.example). */
 export const configSchema = {
@@ -15,6 +16,12 @@ export const configSchema = {
     min: 1,
   }),
   IDEMPOTENCY_RETENTION_HOURS: env.int('how long idempotency records are kept', { default: 24, min: 1 }),
+  CARD_TRANSPORT_KEY: {
+    description: 'AES-256-GCM key (base64, 32 bytes) shared only with acquiring: seals card numbers and CVCs on the bus',
+    default: DEVELOPMENT_CARD_TRANSPORT_KEY,
+    secret: true,
+    parse: decodeAes256Key,
+  } as ConfigVar<Buffer>,
 } satisfies ConfigSchema;
 
 export type GatewayConfig = ConfigOf<typeof configSchema>;

@@ -13,6 +13,7 @@ import { ServiceCalls } from './modules/commands/service-calls';
 import { IdempotencyRepository } from './modules/idempotency/idempotency.repository';
 import { IdempotencyService } from './modules/idempotency/idempotency.service';
 import { AccountsController } from './modules/accounts/accounts.controller';
+import { acquiringControllers, acquiringProviders } from './modules/acquiring';
 import { GatewayHealthController } from './modules/health/gateway-health.controller';
 import { UnavailableController } from './modules/unavailable/unavailable.controller';
 import { DiagnosticsController } from './modules/diagnostics/diagnostics.controller';
@@ -33,7 +34,7 @@ export class GatewayModule {
           redis: true,
         }),
       ],
-      controllers: [TokenController, AccountsController, WebhooksController, GatewayHealthController, DiagnosticsController, UnavailableController],
+      controllers: [TokenController, AccountsController, ...acquiringControllers, WebhooksController, GatewayHealthController, DiagnosticsController, UnavailableController],
       providers: [
         ...commandBusProviders,
         TokenService,
@@ -42,6 +43,7 @@ export class GatewayModule {
         IdempotencyRepository,
         IdempotencyService,
         ServiceCalls,
+        ...acquiringProviders,
         { provide: APP_GUARD, useClass: AuthGuard },
       ],
     };

@@ -3,6 +3,7 @@ export * from './events';
 export * from './commands';
 export * from './accounts';
 export * from './webhooks';
+export * from './acquiring';
 export * from './sandbox';
 export * from './validation/validate-payload';
 export * from './validation/field-rules';

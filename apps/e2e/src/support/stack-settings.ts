@@ -15,6 +15,16 @@ export const E2E_PIDS_FILE = path.join(E2E_LOG_DIRECTORY, 'pids.json');
 /** Short enough that the kill-and-retry tests do not wait long, long enough for a loaded CI box. */
 export const E2E_COMMAND_TIMEOUT_MS = 4000;
 
+/** Acquiring at test speed: a short capture window and sandbox delays, hosted links on the e2e gateway. */
+export const ACQUIRING_E2E_ENV = {
+  GATEWAY_PUBLIC_URL: E2E_GATEWAY,
+  CAPTURE_WINDOW_OVERRIDE_MS: '6000',
+  ASYNC_CARD_DELAY_MS: '1000',
+  SETTLEMENT_DELAY_MS: '800',
+  REFUND_DELAY_MS: '300',
+  JOBS_RECONCILE_INTERVAL_MS: '300',
+};
+
 export function e2eSettings(infrastructure: {
   kafkaBrokers: string;
   databaseServerUrl: string;
@@ -33,6 +43,7 @@ export function e2eSettings(infrastructure: {
       ACCOUNT_REVIEW_DELAY_MS: '300',
       // High enough for the concurrency tests; the rate-limit test runs its own gateway with a low one.
       RATE_LIMIT_PER_SECOND: '2000',
+      ...ACQUIRING_E2E_ENV,
     },
   };
 }

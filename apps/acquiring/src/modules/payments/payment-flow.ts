@@ -1,0 +1,191 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AcquiringEvents, IntentStatus, PaymentIntentView } from '@paygrid/contracts';
+import { newId } from '@paygrid/ids';
+import { Executor } from '@paygrid/platform';
+import { ACQUIRING_CONFIG, AcquiringConfig } from '../../config';
+import { AcquiringErrors } from '../../common/acquiring-errors';
+import { Tx } from '../../common/unit-of-work';
+import { AuthorizationResult, PlainCard } from '../connectors/connector';
+import { Customer } from '../customers/customer.repository';
+import { CustomerService } from '../customers/customer.service';
+import { CaptureWindow } from './capture-window';
+import { deriveIntentStatus } from './intent-status.mapping';
+import { AttemptEvent } from './payment-attempt.states';
+import { IntentEvent, intentEventFor, intentMachine } from './payment-intent.states';
+import { INTENT_EVENT_OF_STATUS, PaymentEvents } from './payment.events';
+import { PaymentPresenter } from './payment.presenter';
+import { IntentChanges, PaymentRepository } from './payment.repository';
+import { PaymentAttempt, PaymentIntent, StoredCard } from './payment.types';
+
+/**
+ * The write steps every payment operation and job shares, so each rule lives once: start an attempt,
+ * apply a processor's answer to it, and re-derive the intent's status from its latest attempt (the one
+ * mapping) through the intent's state table, announcing each change in the same transaction.
+ */
+export interface Snapshot {
+  intent: PaymentIntent;
+  attempt: PaymentAttempt | null;
+  customer: Customer | null;
+}
+
+export interface NewAttemptInput {
+  commandId: string | null;
+  card: StoredCard;
+  savedCardId: string | null;
+  autoCapture: boolean;
+  threeDsAction: string | null;
+  processor: string;
+}
+
+@Injectable()
+export class PaymentFlow {
+  constructor(
+    private readonly payments: PaymentRepository,
+    private readonly customers: CustomerService,
+    private readonly events: PaymentEvents,
+    private readonly presenter: PaymentPresenter,
+    private readonly captureWindow: CaptureWindow,
+    @Inject(ACQUIRING_CONFIG)
+    private readonly config: Pick<AcquiringConfig, 'ASYNC_CARD_DELAY_MS' | 'SETTLEMENT_DELAY_MS'>,
+  ) {}
+
+  /** The intent with its latest attempt and customer, locked when `lock` (inside a write). */
+  async snapshot(executor: Executor, intentId: string, options: { accountId?: string; lock?: boolean } = {}): Promise<Snapshot> {
+    const intent = options.lock
+      ? await this.payments.lockIntent(executor, intentId, options.accountId)
+      : await this.payments.findIntent(executor, intentId, options.accountId);
+    if (!intent) throw AcquiringErrors.notFound('payment_intent');
+    return this.complete(executor, intent);
+  }
+
+  async complete(executor: Executor, intent: PaymentIntent): Promise<Snapshot> {
+    const attempt = intent.latestAttemptId ? ((await this.payments.findAttempt(executor, intent.latestAttemptId)) ?? null) : null;
+    const customer = (await this.customers.find(executor, intent.customerId, intent.accountId)) ?? null;
+    return { intent, attempt, customer };
+  }
+
+  view(snapshot: Snapshot): PaymentIntentView {
+    return this.presenter.intent(snapshot.intent, snapshot.attempt, snapshot.customer);
+  }
+
+  /** A new INITIATED attempt becomes the intent's latest (the intent moves to PENDING quietly). */
+  async startAttempt(tx: Tx, snapshot: Snapshot, input: NewAttemptInput, changes: IntentChanges = {}): Promise<Snapshot> {
+    const { intent } = snapshot;
+    const { attempt, created } = await this.payments.insertAttempt(tx.manager, {
+      id: newId('att'),
+      intentId: intent.id,
+      accountId: intent.accountId,
+      commandId: input.commandId,
+      amountMinor: intent.amountMinor,
+      currency: intent.currency,
+      autoCapture: input.autoCapture,
+      card: input.card,
+      savedCardId: input.savedCardId,
+      threeDsAction: input.threeDsAction,
+      processor: input.processor,
+    });
+    if (!created) return { ...snapshot, attempt };
+    await this.events.attempt(tx.manager, intent, attempt);
+    return this.syncIntent(tx, { ...snapshot, attempt }, { ...changes, latest_attempt_id: attempt.id }, 'CONFIRM');
+  }
+
+  /**
+   * Applies the processor's answer to an attempt that is still waiting for it (a conditional update:
+   * an answer that arrives twice, or after a cancel, is refused with the attempt's current status).
+   */
+  async applyAuthorization(tx: Tx, snapshot: Snapshot, result: AuthorizationResult, card: PlainCard | null): Promise<Snapshot> {
+    const attempt = snapshot.attempt;
+    if (!attempt) throw new Error(`intent ${snapshot.intent.id} has no attempt to authorise`);
+    const now = new Date();
+    const common = { processor_reference: result.processorReference, authentication_data: result.authenticationData };
+    let updated: PaymentAttempt;
+    switch (result.kind) {
+      case 'approved': {
+        const event: AttemptEvent = result.captured ? 'CAPTURE' : 'AUTHORIZE';
+        updated = await this.payments.transitionAttempt(tx.manager, attempt.id, event, {
+          ...common,
+          auth_code: result.authCode,
+          rrn: result.rrn,
+          authorized_at: now,
+          ...(result.captured ? { captured_amount_minor: attempt.amountMinor, completed_at: now } : {}),
+        });
+        if (result.captured) await tx.schedule('settle_capture', attempt.id, new Date(now.getTime() + this.config.SETTLEMENT_DELAY_MS));
+        else await tx.schedule('auto_capture', attempt.id, await this.captureWindow.closesAt(tx.manager, attempt.accountId, now));
+        if (card && snapshot.intent.customerId && !attempt.savedCardId) {
+          await this.customers.saveCard(tx.manager, snapshot.intent.customerId, attempt.accountId, card, attempt.card);
+        }
+        break;
+      }
+      case 'declined':
+        updated = await this.payments.transitionAttempt(tx.manager, attempt.id, 'FAIL', {
+          ...common,
+          failure_code: result.failureCode,
+          failure_message: result.failureMessage,
+          advice_code: result.adviceCode,
+          completed_at: now,
+        });
+        break;
+      case 'challenge':
+        updated = await this.payments.transitionAttempt(tx.manager, attempt.id, 'REDIRECT_FOR_AUTHENTICATION', common);
+        await tx.schedule('expire_authentication', attempt.id, snapshot.intent.clientSecretExpiresAt);
+        break;
+      case 'pending':
+        updated = await this.payments.transitionAttempt(tx.manager, attempt.id, 'AWAIT_PROCESSOR', common);
+        await tx.schedule('complete_async_authorization', attempt.id, new Date(now.getTime() + this.config.ASYNC_CARD_DELAY_MS));
+        break;
+    }
+    await this.events.attempt(tx.manager, snapshot.intent, updated);
+    const next = await this.syncIntent(tx, { ...snapshot, attempt: updated });
+    if (updated.status === 'PENDING_AUTHORIZATION') {
+      await this.events.intent(tx.manager, AcquiringEvents.intentPending, next.intent, next.attempt, next.customer);
+    }
+    return next;
+  }
+
+  /** Moves the attempt and re-derives the intent; used by capture, cancel, expiry and settlement. */
+  async transitionAttempt(
+    tx: Tx,
+    snapshot: Snapshot,
+    event: AttemptEvent,
+    set: Record<string, unknown>,
+    preferred?: IntentEvent,
+    intentChanges: IntentChanges = {},
+  ): Promise<Snapshot> {
+    if (!snapshot.attempt) throw new Error(`intent ${snapshot.intent.id} has no attempt`);
+    const updated = await this.payments.transitionAttempt(tx.manager, snapshot.attempt.id, event, set);
+    await this.events.attempt(tx.manager, snapshot.intent, updated);
+    return this.syncIntent(tx, { ...snapshot, attempt: updated }, intentChanges, preferred);
+  }
+
+  /**
+   * Writes the status the mapping derives (plus `changes`) with a conditional update, after checking the
+   * move against the intent's state table; announces the new status unless it is the quiet PENDING of
+   * an attempt that has only just started.
+   */
+  async syncIntent(tx: Tx, snapshot: Snapshot, changes: IntentChanges = {}, preferred?: IntentEvent): Promise<Snapshot> {
+    const { intent, attempt } = snapshot;
+    const cancelledAt = changes.cancelled_at ?? intent.cancelledAt;
+    const target = deriveIntentStatus({ cancelledAt }, attempt);
+    if (target !== intent.status && !intentEventFor(intent.status, target, preferred)) {
+      // The mapping and the state table disagree: a bug, never written.
+      throw new Error(`PaymentIntent ${intent.id}: no transition from ${intent.status} to ${target}`);
+    }
+    const updated = await this.payments.updateIntent(tx.manager, intent.id, intent.status, {
+      ...changes,
+      status: target,
+      captured_amount_minor: attempt?.capturedAmountMinor ?? intent.capturedAmountMinor,
+      completed_at: intentMachine.isTerminal(target) && !intentMachine.isTerminal(intent.status) ? new Date() : undefined,
+    });
+    if (!updated) throw new Error(`PaymentIntent ${intent.id} changed under its row lock`);
+    const next = { ...snapshot, intent: updated };
+    if (announces(intent.status, target, attempt)) {
+      await this.events.intent(tx.manager, INTENT_EVENT_OF_STATUS[target], updated, attempt, snapshot.customer);
+    }
+    return next;
+  }
+}
+
+function announces(from: IntentStatus, to: IntentStatus, attempt: PaymentAttempt | null): boolean {
+  if (from === to) return false;
+  return !(to === 'PENDING' && attempt?.status === 'INITIATED');
+}

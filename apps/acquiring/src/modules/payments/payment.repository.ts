@@ -1,0 +1,389 @@
+import { Injectable } from '@nestjs/common';
+import { AttemptStatus, AuthenticationData, IntentStatus } from '@paygrid/contracts';
+import { minorUnitsFromDb } from '@paygrid/money';
+import { Executor, rowsOf } from '@paygrid/platform';
+import { applyTransition } from '@paygrid/state-machine';
+import { AttemptEvent, attemptMachine } from './payment-attempt.states';
+import { PaymentAttempt, PaymentIntent, StoredCard } from './payment.types';
+
+/** All SQL of payment intents and attempts; rows are mapped to domain types here and nowhere else. */
+interface IntentRow {
+  payment_intent_id: string;
+  account_id: string;
+  master_account_id: string;
+  amount_minor: string;
+  currency: string;
+  status: IntentStatus;
+  description: string;
+  merchant_order_id: string;
+  return_url: string;
+  metadata: Record<string, string>;
+  payment_orders: PaymentIntent['paymentOrders'];
+  customer_id: string | null;
+  client_secret: string;
+  client_secret_expires_at: Date;
+  captured_amount_minor: string;
+  cancellation_reason: string | null;
+  cancelled_at: Date | null;
+  completed_at: Date | null;
+  latest_attempt_id: string | null;
+  ip_address: string | null;
+  browser_info: PaymentIntent['browserInfo'];
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface AttemptRow {
+  attempt_id: string;
+  payment_intent_id: string;
+  account_id: string;
+  command_id: string | null;
+  attempt_status: AttemptStatus;
+  amount_minor: string;
+  currency: string;
+  captured_amount_minor: string;
+  refunded_amount_minor: string;
+  auto_capture: boolean;
+  card: StoredCard;
+  saved_card_id: string | null;
+  three_ds_action: string | null;
+  processor: string;
+  processor_reference: string | null;
+  auth_code: string;
+  arn: string;
+  rrn: string;
+  advice_code: string;
+  authentication_data: AuthenticationData;
+  failure_code: string;
+  failure_message: string;
+  cancellation_reason: string;
+  authorized_at: Date | null;
+  completed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const date = (value: Date | null): Date | null => (value === null ? null : new Date(value));
+
+export function toIntent(row: IntentRow): PaymentIntent {
+  return {
+    id: row.payment_intent_id,
+    accountId: row.account_id,
+    masterAccountId: row.master_account_id,
+    amountMinor: minorUnitsFromDb(row.amount_minor),
+    currency: row.currency,
+    status: row.status,
+    description: row.description,
+    merchantOrderId: row.merchant_order_id,
+    returnUrl: row.return_url,
+    metadata: row.metadata ?? {},
+    paymentOrders: row.payment_orders,
+    customerId: row.customer_id,
+    clientSecret: row.client_secret,
+    clientSecretExpiresAt: new Date(row.client_secret_expires_at),
+    capturedAmountMinor: minorUnitsFromDb(row.captured_amount_minor),
+    cancellationReason: row.cancellation_reason,
+    cancelledAt: date(row.cancelled_at),
+    completedAt: date(row.completed_at),
+    latestAttemptId: row.latest_attempt_id,
+    ipAddress: row.ip_address,
+    browserInfo: row.browser_info,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+export function toAttempt(row: AttemptRow): PaymentAttempt {
+  return {
+    id: row.attempt_id,
+    intentId: row.payment_intent_id,
+    accountId: row.account_id,
+    commandId: row.command_id,
+    status: row.attempt_status,
+    amountMinor: minorUnitsFromDb(row.amount_minor),
+    currency: row.currency,
+    capturedAmountMinor: minorUnitsFromDb(row.captured_amount_minor),
+    refundedAmountMinor: minorUnitsFromDb(row.refunded_amount_minor),
+    autoCapture: row.auto_capture,
+    card: row.card,
+    savedCardId: row.saved_card_id,
+    threeDsAction: row.three_ds_action,
+    processor: row.processor,
+    processorReference: row.processor_reference,
+    authCode: row.auth_code,
+    arn: row.arn,
+    rrn: row.rrn,
+    adviceCode: row.advice_code,
+    authenticationData: row.authentication_data,
+    failureCode: row.failure_code,
+    failureMessage: row.failure_message,
+    cancellationReason: row.cancellation_reason,
+    authorizedAt: date(row.authorized_at),
+    completedAt: date(row.completed_at),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+export type NewIntent = Pick<
+  PaymentIntent,
+  | 'id'
+  | 'accountId'
+  | 'masterAccountId'
+  | 'amountMinor'
+  | 'currency'
+  | 'status'
+  | 'description'
+  | 'merchantOrderId'
+  | 'returnUrl'
+  | 'metadata'
+  | 'paymentOrders'
+  | 'customerId'
+  | 'clientSecret'
+  | 'clientSecretExpiresAt'
+  | 'ipAddress'
+  | 'browserInfo'
+> & { createCommandId: string | null };
+
+export interface NewAttempt {
+  id: string;
+  intentId: string;
+  accountId: string;
+  commandId: string | null;
+  amountMinor: bigint;
+  currency: string;
+  autoCapture: boolean;
+  card: StoredCard;
+  savedCardId: string | null;
+  threeDsAction: string | null;
+  processor: string;
+}
+
+export interface IntentFilter {
+  accountId: string;
+  status?: IntentStatus;
+  createdFrom?: Date;
+  createdTo?: Date;
+}
+
+export interface AttemptFilter {
+  accountId: string;
+  intentId?: string;
+  status?: AttemptStatus;
+}
+
+export interface PageWindow {
+  limit: number;
+  offset: number;
+}
+
+/** Columns an intent update may write (snake_case, as stored). */
+export type IntentChanges = Partial<{
+  amount_minor: bigint;
+  currency: string;
+  status: IntentStatus;
+  description: string;
+  merchant_order_id: string;
+  return_url: string;
+  metadata: string;
+  payment_orders: string;
+  customer_id: string | null;
+  captured_amount_minor: bigint;
+  cancellation_reason: string | null;
+  cancelled_at: Date;
+  completed_at: Date;
+  latest_attempt_id: string;
+  ip_address: string | null;
+  browser_info: string | null;
+}>;
+
+@Injectable()
+export class PaymentRepository {
+  /** Inserts the intent; when the command already created one (a retry), returns that one instead. */
+  async insertIntent(executor: Executor, intent: NewIntent): Promise<{ intent: PaymentIntent; created: boolean }> {
+    const inserted = rowsOf<IntentRow>(
+      await executor.query(
+        `INSERT INTO payment_intents (payment_intent_id, account_id, master_account_id, create_command_id, amount_minor,
+           currency, status, description, merchant_order_id, return_url, metadata, payment_orders, customer_id,
+           client_secret, client_secret_expires_at, ip_address, browser_info)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+         ON CONFLICT (create_command_id) DO NOTHING RETURNING *`,
+        [
+          intent.id,
+          intent.accountId,
+          intent.masterAccountId,
+          intent.createCommandId,
+          intent.amountMinor.toString(),
+          intent.currency,
+          intent.status,
+          intent.description,
+          intent.merchantOrderId,
+          intent.returnUrl,
+          JSON.stringify(intent.metadata),
+          intent.paymentOrders === null ? null : JSON.stringify(intent.paymentOrders),
+          intent.customerId,
+          intent.clientSecret,
+          intent.clientSecretExpiresAt,
+          intent.ipAddress,
+          intent.browserInfo === null ? null : JSON.stringify(intent.browserInfo),
+        ],
+      ),
+    );
+    if (inserted[0]) return { intent: toIntent(inserted[0]), created: true };
+    const [existing] = rowsOf<IntentRow>(
+      await executor.query('SELECT * FROM payment_intents WHERE create_command_id = $1', [intent.createCommandId]),
+    );
+    return { intent: toIntent(existing), created: false };
+  }
+
+  async findIntent(executor: Executor, id: string, accountId?: string): Promise<PaymentIntent | undefined> {
+    const [row] = rowsOf<IntentRow>(
+      await executor.query(
+        'SELECT * FROM payment_intents WHERE payment_intent_id = $1 AND ($2::text IS NULL OR account_id = $2)',
+        [id, accountId ?? null],
+      ),
+    );
+    return row ? toIntent(row) : undefined;
+  }
+
+  /** Locks the intent row for the rest of the transaction: operations on one intent are serialised. */
+  async lockIntent(executor: Executor, id: string, accountId?: string): Promise<PaymentIntent | undefined> {
+    const [row] = rowsOf<IntentRow>(
+      await executor.query(
+        `SELECT * FROM payment_intents WHERE payment_intent_id = $1 AND ($2::text IS NULL OR account_id = $2) FOR UPDATE`,
+        [id, accountId ?? null],
+      ),
+    );
+    return row ? toIntent(row) : undefined;
+  }
+
+  async findIntentByClientSecret(executor: Executor, clientSecret: string): Promise<PaymentIntent | undefined> {
+    const [row] = rowsOf<IntentRow>(
+      await executor.query('SELECT * FROM payment_intents WHERE client_secret = $1', [clientSecret]),
+    );
+    return row ? toIntent(row) : undefined;
+  }
+
+  /**
+   * Writes `changes` only if the intent is still in `expectedStatus` (the conditional update of
+   * architecture rule 5); undefined when another writer got there first.
+   */
+  async updateIntent(
+    executor: Executor,
+    id: string,
+    expectedStatus: IntentStatus,
+    changes: IntentChanges,
+  ): Promise<PaymentIntent | undefined> {
+    const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
+    const params: unknown[] = [id, expectedStatus];
+    const assignments = entries.map(([column, value]) => {
+      params.push(typeof value === 'bigint' ? value.toString() : value);
+      return `${column} = $${params.length}`;
+    });
+    const [row] = rowsOf<IntentRow>(
+      await executor.query(
+        `UPDATE payment_intents SET ${[...assignments, 'updated_at = now()'].join(', ')}
+          WHERE payment_intent_id = $1 AND status = $2 RETURNING *`,
+        params,
+      ),
+    );
+    return row ? toIntent(row) : undefined;
+  }
+
+  async listIntents(executor: Executor, filter: IntentFilter, window: PageWindow): Promise<{ total: number; items: PaymentIntent[] }> {
+    const where = `account_id = $1 AND ($2::text IS NULL OR status = $2)
+      AND ($3::timestamptz IS NULL OR created_at >= $3) AND ($4::timestamptz IS NULL OR created_at <= $4)`;
+    const params = [filter.accountId, filter.status ?? null, filter.createdFrom ?? null, filter.createdTo ?? null];
+    const [{ total }] = await executor.query(`SELECT count(*)::int AS total FROM payment_intents WHERE ${where}`, params);
+    const rows = rowsOf<IntentRow>(
+      await executor.query(
+        `SELECT * FROM payment_intents WHERE ${where} ORDER BY created_at DESC, payment_intent_id DESC LIMIT $5 OFFSET $6`,
+        [...params, window.limit, window.offset],
+      ),
+    );
+    return { total, items: rows.map(toIntent) };
+  }
+
+  async insertAttempt(executor: Executor, attempt: NewAttempt): Promise<{ attempt: PaymentAttempt; created: boolean }> {
+    const inserted = rowsOf<AttemptRow>(
+      await executor.query(
+        `INSERT INTO payment_attempts (attempt_id, payment_intent_id, account_id, command_id, attempt_status, amount_minor,
+           currency, auto_capture, card, saved_card_id, three_ds_action, processor)
+         VALUES ($1, $2, $3, $4, 'INITIATED', $5, $6, $7, $8, $9, $10, $11)
+         ON CONFLICT (command_id) DO NOTHING RETURNING *`,
+        [
+          attempt.id,
+          attempt.intentId,
+          attempt.accountId,
+          attempt.commandId,
+          attempt.amountMinor.toString(),
+          attempt.currency,
+          attempt.autoCapture,
+          JSON.stringify(attempt.card),
+          attempt.savedCardId,
+          attempt.threeDsAction,
+          attempt.processor,
+        ],
+      ),
+    );
+    if (inserted[0]) return { attempt: toAttempt(inserted[0]), created: true };
+    const [existing] = rowsOf<AttemptRow>(
+      await executor.query('SELECT * FROM payment_attempts WHERE command_id = $1', [attempt.commandId]),
+    );
+    return { attempt: toAttempt(existing), created: false };
+  }
+
+  async findAttempt(executor: Executor, id: string, accountId?: string): Promise<PaymentAttempt | undefined> {
+    const [row] = rowsOf<AttemptRow>(
+      await executor.query(
+        'SELECT * FROM payment_attempts WHERE attempt_id = $1 AND ($2::text IS NULL OR account_id = $2)',
+        [id, accountId ?? null],
+      ),
+    );
+    return row ? toAttempt(row) : undefined;
+  }
+
+  async listAttempts(executor: Executor, filter: AttemptFilter, window: PageWindow): Promise<{ total: number; items: PaymentAttempt[] }> {
+    const where = `account_id = $1 AND ($2::text IS NULL OR payment_intent_id = $2) AND ($3::text IS NULL OR attempt_status = $3)`;
+    const params = [filter.accountId, filter.intentId ?? null, filter.status ?? null];
+    const [{ total }] = await executor.query(`SELECT count(*)::int AS total FROM payment_attempts WHERE ${where}`, params);
+    const rows = rowsOf<AttemptRow>(
+      await executor.query(
+        `SELECT * FROM payment_attempts WHERE ${where} ORDER BY created_at DESC, attempt_id DESC LIMIT $4 OFFSET $5`,
+        [...params, window.limit, window.offset],
+      ),
+    );
+    return { total, items: rows.map(toAttempt) };
+  }
+
+  /** The attempt transition as a conditional update from the state table; refusals name the status. */
+  async transitionAttempt(
+    executor: Executor,
+    attemptId: string,
+    event: AttemptEvent,
+    set: Record<string, unknown>,
+  ): Promise<PaymentAttempt> {
+    const serialised = Object.fromEntries(
+      Object.entries(set).map(([column, value]) => [
+        column,
+        typeof value === 'bigint' ? value.toString() : value !== null && typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : value,
+      ]),
+    );
+    const row = await applyTransition(executor, attemptMachine, {
+      table: 'payment_attempts',
+      id: attemptId,
+      idColumn: 'attempt_id',
+      statusColumn: 'attempt_status',
+      event,
+      set: { ...serialised, updated_at: new Date() },
+    });
+    return toAttempt(row as unknown as AttemptRow);
+  }
+
+  async addRefunded(executor: Executor, attemptId: string, amountMinor: bigint): Promise<void> {
+    await executor.query(
+      'UPDATE payment_attempts SET refunded_amount_minor = refunded_amount_minor + $2, updated_at = now() WHERE attempt_id = $1',
+      [attemptId, amountMinor.toString()],
+    );
+  }
+}
