@@ -29,13 +29,8 @@ export interface NewRecord {
 export class IdempotencyRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Inserts a processing record; false when the key already has one. */
-  async insertProcessing(record: NewRecord, retentionHours: number): Promise<boolean> {
-    await this.dataSource.query(
-      `DELETE FROM idempotency_records
-        WHERE idempotency_key = $1 AND created_at < now() - make_interval(hours => $2)`,
-      [record.key, retentionHours],
-    );
+  /** Inserts a processing record; false when the key already has one. One statement, one commit. */
+  async insertProcessing(record: NewRecord): Promise<boolean> {
     const inserted = await this.dataSource.query(
       `INSERT INTO idempotency_records
          (idempotency_key, account_id, method, path, request_hash, command_id, state, locked_until)
@@ -52,6 +47,23 @@ export class IdempotencyRepository {
       ],
     );
     return inserted.length === 1;
+  }
+
+  /**
+   * Reuses a record older than the retention period (not yet pruned) for a new request with the
+   * same key, as if it had been deleted. Only the conflict path pays for this check.
+   */
+  async reclaimExpired(record: NewRecord, retentionHours: number): Promise<boolean> {
+    const result = await this.dataSource.query(
+      `UPDATE idempotency_records
+          SET account_id = $2, method = $3, path = $4, request_hash = $5, command_id = $6, state = 'processing',
+              locked_until = now() + make_interval(secs => $7 / 1000.0), response_status = NULL,
+              response_body = NULL, created_at = now(), completed_at = NULL
+        WHERE idempotency_key = $1 AND created_at < now() - make_interval(hours => $8)
+        RETURNING idempotency_key`,
+      [record.key, record.accountId, record.method, record.path, record.requestHash, record.commandId, record.lockMs, retentionHours],
+    );
+    return rowsOf(result).length === 1;
   }
 
   async find(key: string): Promise<IdempotencyRecord | undefined> {

@@ -50,11 +50,11 @@ export class IdempotencyService implements OnApplicationBootstrap, OnApplication
   async claim(request: ClaimRequest): Promise<Claim> {
     const commandId = commandIdFor(request.accountId, request.key);
     const requestHash = hashBody(request.body);
-    const inserted = await this.records.insertProcessing(
-      { ...request, requestHash, commandId, lockMs: this.lockMs },
-      this.config.IDEMPOTENCY_RETENTION_HOURS,
-    );
-    if (inserted) return { kind: 'execute', commandId };
+    const record = { ...request, requestHash, commandId, lockMs: this.lockMs };
+    if (await this.records.insertProcessing(record)) return { kind: 'execute', commandId };
+    if (await this.records.reclaimExpired(record, this.config.IDEMPOTENCY_RETENTION_HOURS)) {
+      return { kind: 'execute', commandId };
+    }
 
     const existing = await this.records.find(request.key);
     if (!existing) return this.claim(request); // pruned between our insert and read
