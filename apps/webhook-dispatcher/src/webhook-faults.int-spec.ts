@@ -147,6 +147,7 @@ describe('delivery under process kills and a Redis flush', () => {
           return created;
         });
         published.push(...ids);
+        // Pacing, not waiting: publishing is spread out so the kills land while work is in flight.
         await new Promise((resolve) => setTimeout(resolve, 400));
       }
     })();
@@ -161,7 +162,8 @@ describe('delivery under process kills and a Redis flush', () => {
         what: `progress before kill ${kill}`,
       });
       await dispatcher.restart();
-      if (kill === 2) expect(await deleteQueueKeys(identity.queuePrefix)).toBeGreaterThanOrEqual(0);
+      // Once mid-run, Redis loses every job of ours: the reconciler must rebuild them from Postgres.
+      if (kill === 2) await deleteQueueKeys(identity.queuePrefix);
     }
     await publishing;
     expect(published).toHaveLength(EVENTS);
