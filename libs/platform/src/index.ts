@@ -20,7 +20,6 @@ export * from './kafka/command-handler.decorator';
 export * from './kafka/command-controller';
 export * from './kafka/event-subscriber';
 export * from './kafka/topic-bootstrap';
-export * from './kafka/group-offsets';
 export * from './metrics/metrics';
 export * from './health/health';
 export * from './http/error-mapping';

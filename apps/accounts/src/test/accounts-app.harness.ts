@@ -1,3 +1,4 @@
+export { actorOf, refusalOf, resultOf } from '@paygrid/testing';
 import { randomBytes } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
@@ -160,21 +161,6 @@ export async function insertFamily(dataSource: DataSource): Promise<{ master: st
     await repository.insert(dataSource, account, { reviewDelayMs: null });
   }
   return { master, sub, sibling };
-}
-
-export function actorOf(accountId: string, masterId: string = accountId): Actor {
-  return { account_id: accountId, master_account_id: masterId, caller_account_id: accountId, client_id: 'cli_it', permissions: [] };
-}
-
-/** The replies of a command, for assertions: the result, or the refusal's status and body. */
-export function resultOf<R>(reply: CommandReply<R>): R {
-  if (!reply.ok) throw new Error(`command refused: ${reply.error.status} ${JSON.stringify(reply.error.body)}`);
-  return reply.result;
-}
-
-export function refusalOf(reply: CommandReply<unknown>): { status: number; body: Record<string, unknown> } {
-  if (reply.ok) throw new Error(`command unexpectedly succeeded: ${JSON.stringify(reply.result)}`);
-  return { status: reply.error.status, body: reply.error.body };
 }
 
 function admin() {

@@ -1,3 +1,4 @@
+export { actorOf, refusalOf, resultOf } from '@paygrid/testing';
 import { randomBytes } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
@@ -110,20 +111,6 @@ export class AcquiringBus {
   close(): Promise<void> {
     return this.bus.close();
   }
-}
-
-export function actorOf(accountId: string = uuidV4(), masterId: string = accountId): Actor {
-  return { account_id: accountId, master_account_id: masterId, caller_account_id: accountId, client_id: 'cli_it', permissions: [] };
-}
-
-export function resultOf<R>(reply: CommandReply<R>): R {
-  if (!reply.ok) throw new Error(`command refused: ${reply.error.status} ${JSON.stringify(reply.error.body)}`);
-  return reply.result;
-}
-
-export function refusalOf(reply: CommandReply<unknown>): { status: number; body: Record<string, unknown> } {
-  if (reply.ok) throw new Error(`command unexpectedly succeeded: ${JSON.stringify(reply.result)}`);
-  return { status: reply.error.status, body: reply.error.body };
 }
 
 /** A card payload as the gateway sends it: number and CVC sealed with the transport key. */

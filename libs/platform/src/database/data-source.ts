@@ -1,4 +1,5 @@
 import { DataSource, EntityManager, MixedList, EntitySchema } from 'typeorm';
+import { rowsOf as queryRows } from '@paygrid/state-machine';
 import { PlatformTables1700000000000 } from './platform-tables.migration';
 
 /**
@@ -33,10 +34,10 @@ export function createDataSource(options: DatabaseOptions): DataSource {
 
 export type Executor = Pick<EntityManager, 'query'>;
 
-/** TypeORM's pg driver answers UPDATE/DELETE ... RETURNING with [rows, count]; SELECT with rows. */
+/**
+ * The rows of a query result: TypeORM's pg driver answers UPDATE/DELETE ... RETURNING with
+ * [rows, count] and SELECT/INSERT with rows (one reading, shared with libs/state-machine).
+ */
 export function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
-    return result[0] as T[];
-  }
-  return result as T[];
+  return queryRows(result) as T[];
 }

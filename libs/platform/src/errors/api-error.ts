@@ -111,14 +111,3 @@ export const Errors = {
       { 'retry-after': String(retryAfterSeconds) },
     ),
 };
-
-export function isSerializedApiError(value: unknown): value is SerializedApiError {
-  if (typeof value !== 'object' || value === null) return false;
-  const candidate = value as Partial<SerializedApiError>;
-  return (
-    typeof candidate.status === 'number' &&
-    typeof candidate.body === 'object' &&
-    candidate.body !== null &&
-    typeof (candidate.body as { message?: unknown }).message === 'string'
-  );
-}
