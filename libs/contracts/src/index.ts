@@ -2,6 +2,7 @@ export * from './topics';
 export * from './events';
 export * from './commands';
 export * from './accounts';
+export * from './account-views';
 export * from './webhooks';
 export * from './acquiring';
 export * from './sandbox';
