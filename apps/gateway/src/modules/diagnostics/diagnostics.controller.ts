@@ -3,27 +3,40 @@ import type { FastifyReply } from 'fastify';
 import type { AuthenticatedRequest } from '../../common/authenticated-request';
 import { authOf } from '../../common/authenticated-request';
 import { ServiceCalls } from '../commands/service-calls';
-import { ApiOperation } from '../api-reference/api-operation.decorator';
+import { ApiTags } from '@nestjs/swagger';
+import { EXAMPLES } from '../api-reference/api-examples';
+import { ApiRoute } from '../api-reference/api-route.decorator';
 
 /**
  * `POST /v1/diagnostics/echo`: lets an integrator check credentials, on-behalf-of and idempotency
  * without touching money, and lets `npm run bench` measure the gateway's own cost per request
  * (authentication, rate limit, idempotency record) apart from any service's.
  */
+/** Who is acting, as the gateway established it. */
+export interface EchoView {
+  account_id: string;
+  caller_account_id: string;
+  client_id: string;
+  received_at: string;
+}
+
 @Controller('v1/diagnostics')
+@ApiTags('Diagnostics')
 export class DiagnosticsController {
   constructor(private readonly services: ServiceCalls) {}
 
   @Post('echo')
   @HttpCode(200)
-  @ApiOperation({
-    tag: 'Diagnostics',
+  @ApiRoute({
+    kind: 'command',
     summary: 'Echo the authenticated caller (no domain effect)',
     description: 'Authenticated and idempotent like every POST; answers who is acting. Replays carry x-idempotent-replayed.',
+    response: 'EchoView',
+    responseExample: EXAMPLES.echo,
   })
   echo(@Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const auth = authOf(request);
-    return this.services.idempotently(request, reply, async () => ({
+    return this.services.idempotently(request, reply, async (): Promise<EchoView> => ({
       account_id: auth.actor.account_id,
       caller_account_id: auth.actor.caller_account_id,
       client_id: auth.clientId,
