@@ -36,7 +36,7 @@ export type RouteDoc = RouteDocBase &
     | { /** An HTML page. */ html: true }
   );
 
-export const REPLAYED_HEADER_DOC = {
+const REPLAYED_HEADER_DOC = {
   'x-idempotent-replayed': {
     description: '`true` when this is the stored answer of an earlier request with the same x-idempotency-key.',
     schema: { type: 'string', enum: ['true'] },
@@ -62,7 +62,7 @@ export function ApiRoute(doc: RouteDoc): MethodDecorator {
 }
 
 /** The schema a route answers with on success. */
-export function successSchemaOf(doc: RouteDoc): JsonSchema {
+function successSchemaOf(doc: RouteDoc): JsonSchema {
   if ('result' in doc) return (COMMAND_SHAPES[doc.result].properties as { result: JsonSchema }).result;
   if ('response' in doc) return schemaRef(doc.response);
   return { type: 'string' };

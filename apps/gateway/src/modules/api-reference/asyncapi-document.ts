@@ -165,7 +165,7 @@ function shapeOf(shapes: Record<string, JsonSchema>, key: string, part: string):
 }
 
 /** The schema of the command envelope carrying `type`. */
-export function commandPayloadSchema(type: string): JsonSchema {
+function commandPayloadSchema(type: string): JsonSchema {
   return {
     allOf: [
       schemaRef('CommandEnvelope'),
@@ -178,7 +178,7 @@ export function commandPayloadSchema(type: string): JsonSchema {
 }
 
 /** The schema of the reply to `type`: its result, or a refusal in an API error envelope. */
-export function replyPayloadSchema(type: string): JsonSchema {
+function replyPayloadSchema(type: string): JsonSchema {
   return {
     oneOf: [
       {
@@ -198,7 +198,7 @@ export function replyPayloadSchema(type: string): JsonSchema {
 }
 
 /** The schema of the event envelope of `name`, its category, version and data fixed. */
-export function eventPayloadSchema(name: string, version: string): JsonSchema {
+function eventPayloadSchema(name: string, version: string): JsonSchema {
   return {
     allOf: [
       schemaRef('DomainEvent'),
