@@ -13,6 +13,7 @@ export * from './outbox/outbox-relay';
 export * from './outbox/inbox';
 export * from './commands/command-ledger';
 export * from './kafka/kafka-factory';
+export * from './kafka/kafka-names';
 export * from './kafka/kafka-admin';
 export * from './kafka/command-bus';
 export * from './kafka/command-dispatcher';

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Module, DynamicModule, INestApplication } from '@nestjs/common';
 import { MigrationInterface, QueryRunner, EntityManager, DataSource } from 'typeorm';
 import pino from 'pino';
-import { CommandEnvelope, CommandTopics } from '@paygrid/contracts';
-import { createTestDatabase, TestDatabase, testBrokers } from '@paygrid/testing';
+import { CommandEnvelope } from '@paygrid/contracts';
+import { createTestDatabase, TestDatabase, testBrokers, TestStack } from '@paygrid/testing';
 import { commonConfig } from '../config/common-config';
 import { loadConfig } from '../config/config';
 import { PlatformModule } from '../nest/platform.module';
@@ -16,9 +16,9 @@ import { CommandHandler } from './command-handler.decorator';
 import { commandControllerFor } from './command-controller';
 
 /**
- * Request/reply over the real broker with a real service (a test module on the payouts command
- * topic, under its own consumer-group prefix): at-most-once application of a command_id, stored
- * refusals, and the timeout path when the service is down, recovered by a retry once it is back.
+ * Request/reply over the real broker with a real service (a test module on the payouts command topic
+ * of this file's own stack): at-most-once application of a command_id, stored refusals, and the
+ * timeout path when the service is down, recovered by a retry once it is back.
  */
 class TestEffectsTable1700000000001 implements MigrationInterface {
   name = 'TestEffectsTable1700000000001';
@@ -53,14 +53,14 @@ class TestServiceModule {
       imports: [
         PlatformModule.forRoot({ app: 'payouts', config, database: { migrations: [TestEffectsTable1700000000001] }, commands: true }),
       ],
-      controllers: [commandControllerFor(CommandTopics.payouts)],
+      controllers: [commandControllerFor('payouts', config)],
       providers: [TestHandlers],
     };
   }
 }
 
 describe('command bus against a real service', () => {
-  const groupPrefix = `it-${randomUUID().slice(0, 8)}`;
+  let stack: TestStack;
   let database: TestDatabase;
   let service: INestApplication | undefined;
   let bus: CommandBus;
@@ -69,7 +69,7 @@ describe('command bus against a real service', () => {
     loadConfig(commonConfig('payouts'), {
       DATABASE_URL: database.url,
       KAFKA_BROKERS: testBrokers().join(','),
-      KAFKA_GROUP_PREFIX: groupPrefix,
+      KAFKA_PREFIX: stack.prefix,
       LOG_LEVEL: 'silent',
     });
 
@@ -94,9 +94,10 @@ describe('command bus against a real service', () => {
     });
 
   beforeAll(async () => {
+    stack = await TestStack.create('command-bus');
     database = await createTestDatabase('commands');
     bus = new CommandBus(
-      { clientId: 'it-bus', brokers: testBrokers(), groupId: `${groupPrefix}-bus`, timeoutMs: 15_000 },
+      { clientId: 'it-bus', brokers: testBrokers(), names: stack.names, group: 'bus', timeoutMs: 15_000 },
       pino({ level: 'silent' }),
       new Metrics('it-bus'),
     );
@@ -107,6 +108,7 @@ describe('command bus against a real service', () => {
     await bus?.close();
     await service?.close();
     await database?.drop();
+    await stack?.close();
   });
 
   it('answers api_error when the service is down, and the retry succeeds once it is back', async () => {
