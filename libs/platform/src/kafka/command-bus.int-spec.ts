@@ -3,7 +3,7 @@ import { Injectable, Module, DynamicModule, INestApplication } from '@nestjs/com
 import { MigrationInterface, QueryRunner, EntityManager, DataSource } from 'typeorm';
 import pino from 'pino';
 import { CommandEnvelope } from '@paygrid/contracts';
-import { createTestDatabase, TestDatabase, testBrokers, TestStack } from '@paygrid/testing';
+import { createTestDatabase, ServiceHarness, TestDatabase, testBrokers, TestStack } from '@paygrid/testing';
 import { commonConfig } from '../config/common-config';
 import { loadConfig } from '../config/config';
 import { PlatformModule } from '../nest/platform.module';
@@ -176,5 +176,44 @@ describe('command bus against a real service', () => {
       .send('payouts', 'payouts.no_such_command', {}, { actor: null, timeoutMs: 15_000 })
       .catch((error: unknown) => error);
     expect((failure as ApiError).body).toMatchObject({ type: 'api_error', code: 'operation_not_available' });
+  });
+});
+
+describe('two stacks on one broker', () => {
+  const harnesses: ServiceHarness<ReturnType<typeof commonConfig>>[] = [];
+  const startPayouts = async () => {
+    const harness = await ServiceHarness.start({
+      app: 'payouts',
+      configSchema: commonConfig('payouts'),
+      module: (config) => TestServiceModule.register(config),
+    });
+    harnesses.push(harness);
+    return harness;
+  };
+  const notesOf = async (harness: ServiceHarness<ReturnType<typeof commonConfig>>) =>
+    (await harness.dataSource.query('SELECT note FROM test_effects ORDER BY id')).map((row: { note: string }) => row.note);
+
+  afterAll(async () => {
+    for (const harness of harnesses) await harness.close();
+  });
+
+  it("never answer each other's commands: each command is applied by its own stack's service only", async () => {
+    const first = await startPayouts();
+    const second = await startPayouts();
+    expect(first.stack.prefix).not.toBe(second.stack.prefix);
+    const key = `key-${randomUUID()}`;
+    const create = async (harness: ServiceHarness<ReturnType<typeof commonConfig>>, note: string) =>
+      (await harness.commands()).bus.send<{ note: string }>('payouts', 'payouts.test_create', { note }, {
+        actor: null,
+        commandId: `cmd-${randomUUID()}`,
+        key,
+      });
+
+    expect((await create(first, 'first-stack')).note).toBe('first-stack');
+    // Same key, sent after the first reply: were the two stacks on one topic, the second service would
+    // have to apply the first command (same partition, earlier offset) before answering this one.
+    expect((await create(second, 'second-stack')).note).toBe('second-stack');
+    expect(await notesOf(first)).toEqual(['first-stack']);
+    expect(await notesOf(second)).toEqual(['second-stack']);
   });
 });
