@@ -1,6 +1,7 @@
 export * from './topics';
 export * from './events';
 export * from './commands';
+export * from './command-definition';
 export * from './accounts';
 export * from './webhooks';
 export * from './acquiring';

@@ -1,8 +1,6 @@
-import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { AuthenticatedRequest } from '../../common/authenticated-request';
 import { authOf } from '../../common/authenticated-request';
-import { ServiceCalls } from '../commands/service-calls';
 import { ApiOperation } from '../api-reference/api-operation.decorator';
 
 /**
@@ -12,8 +10,6 @@ import { ApiOperation } from '../api-reference/api-operation.decorator';
  */
 @Controller('v1/diagnostics')
 export class DiagnosticsController {
-  constructor(private readonly services: ServiceCalls) {}
-
   @Post('echo')
   @HttpCode(200)
   @ApiOperation({
@@ -21,13 +17,13 @@ export class DiagnosticsController {
     summary: 'Echo the authenticated caller (no domain effect)',
     description: 'Authenticated and idempotent like every POST; answers who is acting. Replays carry x-idempotent-replayed.',
   })
-  echo(@Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  echo(@Req() request: AuthenticatedRequest) {
     const auth = authOf(request);
-    return this.services.idempotently(request, reply, async () => ({
+    return {
       account_id: auth.actor.account_id,
       caller_account_id: auth.actor.caller_account_id,
       client_id: auth.clientId,
       received_at: new Date().toISOString(),
-    }));
+    };
   }
 }
