@@ -6,7 +6,7 @@ import {
   RotatedWebhookSecretView,
   WebhookAttemptView,
   WebhookBody,
-  WebhookCommands,
+  WebhookCommand,
   WebhookDeliveryDetailView,
   WebhookDeliveryView,
   WebhookEndpointView,
@@ -71,7 +71,7 @@ async function createEndpoint(
 ): Promise<CreatedWebhookEndpointView> {
   return resultOf(
     await bus.mutate<CreatedWebhookEndpointView>(
-      WebhookCommands.createEndpoint,
+      WebhookCommand.createEndpoint.type,
       body,
       actorOf(accountId, masterId),
     ),
@@ -223,7 +223,7 @@ describe('signing', () => {
     const { accountId, path, endpoint } = await accountWithEndpoint();
     const rotated = resultOf(
       await bus.mutate<RotatedWebhookSecretView>(
-        WebhookCommands.rotateSecret,
+        WebhookCommand.rotateSecret.type,
         { endpoint_id: endpoint.endpoint_id },
         actorOf(accountId),
       ),
@@ -248,7 +248,7 @@ describe('signing', () => {
     const { accountId, path, endpoint } = await accountWithEndpoint();
     const rotated = resultOf(
       await bus.mutate<RotatedWebhookSecretView>(
-        WebhookCommands.rotateSecret,
+        WebhookCommand.rotateSecret.type,
         { endpoint_id: endpoint.endpoint_id, overlap_seconds: 0 },
         actorOf(accountId),
       ),
@@ -402,7 +402,7 @@ describe('disabling endpoints', () => {
     await settledDelivery(endpoint.endpoint_id, 'succeeded');
     const view = resultOf(
       await bus.send<WebhookEndpointView>(
-        WebhookCommands.retrieveEndpoint,
+        WebhookCommand.retrieveEndpoint.type,
         { endpoint_id: endpoint.endpoint_id },
         actorOf(accountId),
       ),
@@ -504,7 +504,7 @@ describe('endpoints API', () => {
 
     const retrieved = resultOf(
       await bus.send<WebhookEndpointView>(
-        WebhookCommands.retrieveEndpoint,
+        WebhookCommand.retrieveEndpoint.type,
         { endpoint_id: created.endpoint_id },
         actor,
       ),
@@ -512,7 +512,7 @@ describe('endpoints API', () => {
     expect(retrieved).not.toHaveProperty('secret');
     const page = resultOf(
       await bus.send<WebhookPage<WebhookEndpointView>>(
-        WebhookCommands.listEndpoints,
+        WebhookCommand.listEndpoints.type,
         { page_size: 10, page_number: 1 },
         actor,
       ),
@@ -522,7 +522,7 @@ describe('endpoints API', () => {
 
     const updated = resultOf(
       await bus.mutate<WebhookEndpointView>(
-        WebhookCommands.updateEndpoint,
+        WebhookCommand.updateEndpoint.type,
         { endpoint_id: created.endpoint_id, event_names: [], description: null, include_sub_accounts: true },
         actor,
       ),
@@ -534,9 +534,11 @@ describe('endpoints API', () => {
       include_sub_accounts: true,
     });
 
-    resultOf(await bus.mutate(WebhookCommands.deleteEndpoint, { endpoint_id: created.endpoint_id }, actor));
+    resultOf(
+      await bus.mutate(WebhookCommand.deleteEndpoint.type, { endpoint_id: created.endpoint_id }, actor),
+    );
     const gone = refusalOf(
-      await bus.send(WebhookCommands.retrieveEndpoint, { endpoint_id: created.endpoint_id }, actor),
+      await bus.send(WebhookCommand.retrieveEndpoint.type, { endpoint_id: created.endpoint_id }, actor),
     );
     expect(gone.body).toMatchObject({ code: 'resource_not_found' });
   });
@@ -547,7 +549,7 @@ describe('endpoints API', () => {
       await createEndpoint(accountId, { url: `https://m${index}.example/h` });
     const second = resultOf(
       await bus.send<WebhookPage<WebhookEndpointView>>(
-        WebhookCommands.listEndpoints,
+        WebhookCommand.listEndpoints.type,
         { page_size: 10, page_number: 2 },
         actorOf(accountId),
       ),
@@ -555,7 +557,7 @@ describe('endpoints API', () => {
     expect(second).toMatchObject({ total_items: 12, total_pages: 2 });
     expect(second.data).toHaveLength(2);
     const refused = refusalOf(
-      await bus.send(WebhookCommands.listEndpoints, { page_size: 5, page_number: 1 }, actorOf(accountId)),
+      await bus.send(WebhookCommand.listEndpoints.type, { page_size: 5, page_number: 1 }, actorOf(accountId)),
     );
     expect(refused).toEqual({
       status: 400,
@@ -580,16 +582,18 @@ describe('endpoints API', () => {
         { url: 'https://merchant.example/h', event_names: ['Payout Completed'] },
         'event_names: each value in event_names must be an event name',
       ],
-      [{ url: 'https://merchant.example/h', secret: 'mine' }, 'secret: property secret should not exist'],
+      [{ url: 'https://merchant.example/h', secret: 'mine' }, 'secret: is not an accepted field'],
     ];
     for (const [body, message] of attempts) {
-      const refused = refusalOf(await bus.mutate(WebhookCommands.createEndpoint, body, actorOf(accountId)));
+      const refused = refusalOf(
+        await bus.mutate(WebhookCommand.createEndpoint.type, body, actorOf(accountId)),
+      );
       expect(refused.status).toBe(400);
       expect(String(refused.body.message)).toContain(message);
     }
     const page = resultOf(
       await bus.send<WebhookPage<WebhookEndpointView>>(
-        WebhookCommands.listEndpoints,
+        WebhookCommand.listEndpoints.type,
         { page_size: 10, page_number: 1 },
         actorOf(accountId),
       ),
@@ -604,7 +608,7 @@ describe('endpoints API', () => {
     const stranger = actorOf(randomUUID());
     const missingEndpoint = refusalOf(
       await bus.send(
-        WebhookCommands.retrieveEndpoint,
+        WebhookCommand.retrieveEndpoint.type,
         { endpoint_id: 'whep_00000000000000000000000000' },
         stranger,
       ),
@@ -618,39 +622,45 @@ describe('endpoints API', () => {
       },
     });
     const ref = { endpoint_id: endpoint.endpoint_id };
-    expect(refusalOf(await bus.send(WebhookCommands.retrieveEndpoint, ref, stranger))).toEqual(
+    expect(refusalOf(await bus.send(WebhookCommand.retrieveEndpoint.type, ref, stranger))).toEqual(
       missingEndpoint,
     );
     expect(
-      refusalOf(await bus.mutate(WebhookCommands.updateEndpoint, { ...ref, description: 'x' }, stranger)),
+      refusalOf(await bus.mutate(WebhookCommand.updateEndpoint.type, { ...ref, description: 'x' }, stranger)),
     ).toEqual(missingEndpoint);
-    expect(refusalOf(await bus.mutate(WebhookCommands.rotateSecret, ref, stranger))).toEqual(missingEndpoint);
-    expect(refusalOf(await bus.mutate(WebhookCommands.deleteEndpoint, ref, stranger))).toEqual(
+    expect(refusalOf(await bus.mutate(WebhookCommand.rotateSecret.type, ref, stranger))).toEqual(
+      missingEndpoint,
+    );
+    expect(refusalOf(await bus.mutate(WebhookCommand.deleteEndpoint.type, ref, stranger))).toEqual(
       missingEndpoint,
     );
     expect(
       refusalOf(
-        await bus.mutate(WebhookCommands.replayEndpoint, { ...ref, since: '2020-01-01T00:00:00Z' }, stranger),
+        await bus.mutate(
+          WebhookCommand.replayEndpoint.type,
+          { ...ref, since: '2020-01-01T00:00:00Z' },
+          stranger,
+        ),
       ),
     ).toEqual(missingEndpoint);
 
     const missingDelivery = refusalOf(
       await bus.send(
-        WebhookCommands.retrieveDelivery,
+        WebhookCommand.retrieveDelivery.type,
         { delivery_id: 'del_00000000000000000000000000' },
         stranger,
       ),
     );
     const deliveryRef = { delivery_id: delivery.delivery_id };
-    expect(refusalOf(await bus.send(WebhookCommands.retrieveDelivery, deliveryRef, stranger))).toEqual(
+    expect(refusalOf(await bus.send(WebhookCommand.retrieveDelivery.type, deliveryRef, stranger))).toEqual(
       missingDelivery,
     );
-    expect(refusalOf(await bus.mutate(WebhookCommands.retryDelivery, deliveryRef, stranger))).toEqual(
+    expect(refusalOf(await bus.mutate(WebhookCommand.retryDelivery.type, deliveryRef, stranger))).toEqual(
       missingDelivery,
     );
     const strangersView = resultOf(
       await bus.send<WebhookPage<WebhookDeliveryView>>(
-        WebhookCommands.listDeliveries,
+        WebhookCommand.listDeliveries.type,
         { page_size: 100, page_number: 1 },
         stranger,
       ),
@@ -658,9 +668,9 @@ describe('endpoints API', () => {
     expect(strangersView.total_items).toBe(0);
     // The owner, and an operator (no actor), do see them.
     expect(
-      resultOf(await bus.send(WebhookCommands.retrieveDelivery, deliveryRef, actorOf(accountId))),
+      resultOf(await bus.send(WebhookCommand.retrieveDelivery.type, deliveryRef, actorOf(accountId))),
     ).toMatchObject(deliveryRef);
-    expect(resultOf(await bus.send(WebhookCommands.retrieveDelivery, deliveryRef, null))).toMatchObject(
+    expect(resultOf(await bus.send(WebhookCommand.retrieveDelivery.type, deliveryRef, null))).toMatchObject(
       deliveryRef,
     );
   });
@@ -688,7 +698,7 @@ describe('merchant and on-call tools', () => {
     const list = async (filters: Record<string, unknown>) =>
       resultOf(
         await bus.send<WebhookPage<WebhookDeliveryView>>(
-          WebhookCommands.listDeliveries,
+          WebhookCommand.listDeliveries.type,
           { page_size: 10, page_number: 1, ...filters },
           actor,
         ),
@@ -713,7 +723,7 @@ describe('merchant and on-call tools', () => {
 
     const attempts = resultOf(
       await bus.send<WebhookPage<WebhookAttemptView>>(
-        WebhookCommands.listEventAttempts,
+        WebhookCommand.listEventAttempts.type,
         { event_id: bad.event_id, page_size: 10, page_number: 1 },
         actor,
       ),
@@ -729,7 +739,7 @@ describe('merchant and on-call tools', () => {
     ]);
     const refused = refusalOf(
       await bus.send(
-        WebhookCommands.listDeliveries,
+        WebhookCommand.listDeliveries.type,
         { page_size: 10, page_number: 1, delivery_status: 'LOST' },
         actor,
       ),
@@ -747,7 +757,7 @@ describe('merchant and on-call tools', () => {
     receiver.respond(path, { status: 200 });
     const retried = resultOf(
       await bus.mutate<WebhookDeliveryView>(
-        WebhookCommands.retryDelivery,
+        WebhookCommand.retryDelivery.type,
         { delivery_id: failed.delivery_id },
         actorOf(accountId),
       ),
@@ -756,7 +766,7 @@ describe('merchant and on-call tools', () => {
     await settledDelivery(endpoint.endpoint_id, 'succeeded');
     const detail = resultOf(
       await bus.send<WebhookDeliveryDetailView>(
-        WebhookCommands.retrieveDelivery,
+        WebhookCommand.retrieveDelivery.type,
         { delivery_id: failed.delivery_id },
         actorOf(accountId),
       ),
@@ -784,7 +794,7 @@ describe('merchant and on-call tools', () => {
     );
     const refused = refusalOf(
       await bus.mutate(
-        WebhookCommands.retryDelivery,
+        WebhookCommand.retryDelivery.type,
         { delivery_id: pending.delivery_id },
         actorOf(accountId),
       ),

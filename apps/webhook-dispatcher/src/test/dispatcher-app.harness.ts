@@ -7,13 +7,15 @@ import { Kafka, logLevel, Producer } from 'kafkajs';
 import pino from 'pino';
 import {
   Actor,
-  CommandFamily,
+  CommandDefinition,
   CommandReply,
   DomainEvent,
   EVENT_ENVELOPE_VERSION,
   EventCategory,
   EventTopic,
   EventTopics,
+  PayloadOf,
+  ResultOf,
 } from '@paygrid/contracts';
 import { ConnectedBus } from '../../../../tools/cli/src/cli';
 import {
@@ -174,13 +176,12 @@ export class WebhookTestBus {
   /** The CLI's bus (operator scope: actor null); a refusal is thrown as an ApiError, as CommandBus does. */
   cliBus(): ConnectedBus {
     return {
-      send: async <R>(
-        _family: CommandFamily,
-        type: string,
-        payload: unknown,
+      execute: async <C extends CommandDefinition>(
+        definition: C,
+        payload: PayloadOf<C>,
         options: { commandId?: string } = {},
-      ): Promise<R> => {
-        const reply = await this.send<R>(type, payload, null, options);
+      ): Promise<ResultOf<C>> => {
+        const reply = await this.send<ResultOf<C>>(definition.type, payload, null, options);
         if (reply.ok) return reply.result;
         throw ApiError.from({
           status: reply.error.status,

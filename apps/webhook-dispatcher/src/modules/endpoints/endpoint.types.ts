@@ -2,10 +2,10 @@ import { EndpointStatus } from './endpoint.states';
 
 /**
  * A merchant's webhook endpoint (table webhook_endpoints; all SQL in EndpointRepository). It belongs to
- * the account that created it; `master_account_id` is kept for the operational event when it is disabled.
+ * the account that created it; `masterAccountId` is kept for the operational event when it is disabled.
  * Its signing secrets live in webhook_endpoint_secrets: several are active during a rotation.
  */
-export interface EndpointEntity {
+export interface Endpoint {
   endpointId: string;
   accountId: string;
   masterAccountId: string;
@@ -22,3 +22,23 @@ export interface EndpointEntity {
 }
 
 export type DisableReason = 'gone' | 'failing';
+
+/**
+ * A webhook_endpoints row as Postgres returns it; timestamps are strings when the row went through
+ * to_jsonb (a delivery's claim reads its endpoint that way).
+ */
+export type EndpointRow = {
+  endpoint_id: string;
+  account_id: string;
+  master_account_id: string;
+  url: string;
+  description: string | null;
+  event_names: string[];
+  include_sub_accounts: boolean;
+  status: EndpointStatus;
+  disabled_reason: string | null;
+  disabled_at: Date | string | null;
+  failing_since: Date | string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+};
