@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Stop the broker started by kafka-up.sh, by its recorded pid only (never pkill): SIGTERM runs Kafka's
-# shutdown hook (clean KafkaRaftServer.shutdown()); after 30 s it gets SIGKILL, which is harmless because
-# kafka-up.sh wipes the data on every start. Idempotent: no pid file, or a dead pid, is success.
+# shutdown hook (clean KafkaRaftServer.shutdown()); after 30 s it gets SIGKILL (the next start recovers the
+# log, as after a crash). The data stays (kafka-reset.sh deletes it). Idempotent: no pid file, or a dead
+# pid, is success.
 set -uo pipefail
 
 HERE="$(cd -P "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)"

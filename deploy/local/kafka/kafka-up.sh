@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Start a throw-away single-node Apache Kafka (KRaft, broker+controller) on 127.0.0.1:9092, no Docker.
+# Start a single-node Apache Kafka (KRaft, broker+controller) on 127.0.0.1:9092, no Docker.
 #
 #   bash deploy/local/kafka/kafka-up.sh      # idempotent: exits 0 if our broker is already running
 #   bash deploy/local/kafka/kafka-down.sh    # stops it (by recorded pid only)
+#   bash deploy/local/kafka/kafka-reset.sh   # stops it and deletes its data (topics, offsets, events)
 #
 # Needs java 17+ and bash; mvn with Maven Central reachable on the first run of a version only.
 # State lives in the git-ignored <repo>/.kafka/: lib-<version>/ (jars, downloaded once) and run/ (config,
-# data, logs, kafka.pid), and run/ is wiped on every start. Details and measurements: docs/kafka-local.md.
+# data, logs, kafka.pid). The data survives restarts (topics, consumer offsets, events not yet consumed);
+# only kafka-reset.sh deletes it. Details and measurements: docs/kafka-local.md.
 # Stdout stays terse (1-2 lines) because this runs inside `npm start` and CI; errors go to stderr.
 set -euo pipefail
 
@@ -23,7 +25,8 @@ READY_TIMEOUT_S="${KAFKA_READY_TIMEOUT_S:-90}"
 HERE="$(cd -P "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)"
 REPO="$(cd -P "$HERE/../../.." && pwd)"
 BASE="${KAFKA_BASE_DIR:-$REPO/.kafka}"
-LIB="$BASE/lib-$KAFKA_VERSION"
+# KAFKA_LIB_DIR lets a second broker (the chaos suite's) reuse the jars of the first.
+LIB="${KAFKA_LIB_DIR:-$BASE/lib-$KAFKA_VERSION}"
 RUN="$BASE/run"
 PIDFILE="$RUN/kafka.pid"
 LOGS="$RUN/logs"
@@ -96,9 +99,12 @@ if [[ ! -f "$LIB/.complete" ]]; then
   echo "$(ls "$LIB"/*.jar | wc -l) jars, $(elapsed "$t0") s" >"$LIB/.complete"
 fi
 
-# 2) Fresh state on every start: tests must never depend on leftovers.
-rm -rf "$RUN"
+# 2) Keep the data of earlier runs (a restart must not lose topics, offsets or unconsumed events); the
+#    config files are written afresh on every start. Tests never depend on leftovers: each test stack uses
+#    topics of its own prefix and deletes them. kafka-reset.sh is the explicit way to start empty.
 mkdir -p "$RUN/data" "$LOGS"
+# The readiness check below looks for a line of this start, not one left by the previous run.
+if [[ -f "$LOGS/server.log" ]]; then mv -f "$LOGS/server.log" "$LOGS/server.log.previous"; fi
 
 cat >"$RUN/server.properties" <<PROPS
 # Written by deploy/local/kafka/kafka-up.sh on every start; edit the script, not this file.
@@ -152,10 +158,11 @@ L4J
 CP="$LIB/*"
 LOG_OPTS=(-Dlog4j.configuration="file:$RUN/log4j.properties")
 
-# 3) Format KRaft storage. controller.quorum.voters is set (static quorum), so no --standalone.
+# 3) Format KRaft storage, once: a formatted data dir (meta.properties) keeps its data and cluster id.
+#    controller.quorum.voters is set (static quorum), so no --standalone.
 #    C1-only JIT (TieredStopAtLevel=1) saves ~0.1 s of this short-lived JVM's ~0.7 s; the long-lived broker
 #    below keeps the full JIT (C1-only there saved only ~0.2 s of ~2 s and lowers steady-state speed).
-if ! java -Xmx256m -XX:TieredStopAtLevel=1 "${LOG_OPTS[@]}" -Dkafka.logs.dir="$LOGS/storage-tool" \
+if [[ ! -f "$RUN/data/meta.properties" ]] && ! java -Xmx256m -XX:TieredStopAtLevel=1 "${LOG_OPTS[@]}" -Dkafka.logs.dir="$LOGS/storage-tool" \
     -cp "$CP" kafka.tools.StorageTool format -t "$CLUSTER_ID" -c "$RUN/server.properties" \
     >"$LOGS/format.log" 2>&1 </dev/null; then
   cat "$LOGS/format.log" >&2
