@@ -11,3 +11,4 @@ export * from './test-stack';
 export * from './service-harness';
 export * from './app-process';
 export * from './domain-events';
+export * from './local-broker';

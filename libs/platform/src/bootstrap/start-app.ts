@@ -9,15 +9,19 @@ import { createLogger, PinoNestLogger } from '../logging/logger';
 import { bindHttpCorrelation } from '../logging/fastify-correlation';
 import { nestKafkaOptions } from '../kafka/kafka-factory';
 import { kafkaNamesOf } from '../kafka/kafka-names';
+import { ResilientServerKafka } from '../kafka/resilient-kafka-transport';
+import { ConsumerHealth } from '../health/consumer-health';
 import { BODY_LIMIT_BYTES } from '../http/error-mapping';
 import { answerClientError, HttpErrorFilter, installJsonBodyParser, routerRefusal, sendApiError } from '../http/http-errors';
 import { Metrics } from '../metrics/metrics';
+import { installProcessGuard } from './process-guard';
 import { LOGGER } from '../nest/tokens';
 
 /**
  * Boots one app: Nest on Fastify (1 MiB body limit), the spec's error envelopes for every failure,
- * HTTP metrics, the Kafka command consumer for services, graceful shutdown on SIGTERM/SIGINT, and a
- * clear message instead of a stack when the port is taken.
+ * HTTP metrics, the Kafka command consumer for services (supervised: it survives broker outages),
+ * graceful shutdown on SIGTERM/SIGINT, a last-resort handler for anything unhandled (process-guard.ts),
+ * and a clear message instead of a stack when the port is taken.
  */
 export interface StartOptions {
   app: AppName;
@@ -69,7 +73,8 @@ export async function createHttpApp(options: StartOptions): Promise<NestFastifyA
   await options.configure?.(app, logger);
   if (options.consumesCommands) {
     const groupId = kafkaNamesOf(options.config).group(options.app);
-    app.connectMicroservice(nestKafkaOptions(options.app, options.config.KAFKA_BROKERS, groupId, logger));
+    const kafka = nestKafkaOptions(options.app, options.config.KAFKA_BROKERS, groupId, logger);
+    app.connectMicroservice({ strategy: new ResilientServerKafka(kafka.options ?? {}, logger, app.get(ConsumerHealth)) });
   }
   app.enableShutdownHooks();
   return app;
@@ -77,6 +82,7 @@ export async function createHttpApp(options: StartOptions): Promise<NestFastifyA
 
 export async function startApp(options: StartOptions): Promise<INestApplication> {
   const logger = createLogger(options.app, options.config.LOG_LEVEL);
+  installProcessGuard(logger);
   try {
     const app = await createHttpApp(options);
     // init first: handlers are registered and the outbox relay runs before the first command arrives.

@@ -15,7 +15,9 @@ import {
 import { ApiError, Errors } from '../errors/api-error';
 import { currentCorrelationId, CORRELATION_HEADER } from '../logging/correlation';
 import { Metrics } from '../metrics/metrics';
+import { ConsumerHealth } from '../health/consumer-health';
 import { nestKafkaOptions } from './kafka-factory';
+import { ResilientClientKafka } from './resilient-kafka-transport';
 import { KafkaNames } from './kafka-names';
 
 /**
@@ -45,6 +47,8 @@ export interface CommandBusOptions {
   /** The reply consumer group within the stack, e.g. `gateway` (Nest appends `-client`). */
   group: string;
   timeoutMs: number;
+  /** Where the reply consumer reports for readiness (the app's; a private one otherwise). */
+  health?: ConsumerHealth;
 }
 
 export class CommandBus {
@@ -57,7 +61,7 @@ export class CommandBus {
     private readonly metrics: Metrics,
   ) {
     const nest = nestKafkaOptions(options.clientId, options.brokers, options.names.group(options.group), logger);
-    this.client = new ClientKafka(nest.options ?? {});
+    this.client = new ResilientClientKafka(nest.options ?? {}, logger, options.health);
   }
 
   async connect(): Promise<void> {

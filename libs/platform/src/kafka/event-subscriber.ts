@@ -3,6 +3,8 @@ import { Logger } from 'pino';
 import { DomainEvent, EventFamily, EventFormatError, parseDomainEvent } from '@paygrid/contracts';
 import { CORRELATION_HEADER, runWithCorrelation } from '../logging/correlation';
 import { Metrics } from '../metrics/metrics';
+import { ConsumerHealth } from '../health/consumer-health';
+import { SupervisedConsumer } from './supervised-consumer';
 import { CONSUMER_DEFAULTS, headerText } from './kafka-factory';
 import { KafkaNames } from './kafka-names';
 
@@ -11,7 +13,8 @@ import { KafkaNames } from './kafka-names';
  * offset is committed only after the handler resolved. A handler failure is retried (kafkajs restarts
  * the consumer from the last committed offset), so an event is never skipped because a database was
  * briefly down; handlers are idempotent through the inbox. A malformed message cannot ever succeed:
- * it is logged and skipped.
+ * it is logged and skipped. The consumer is supervised (supervised-consumer.ts): a broker outage of any
+ * length ends with it consuming again.
  */
 export type EventHandler = (event: DomainEvent, topic: string) => Promise<'applied' | 'duplicate'>;
 
@@ -23,7 +26,7 @@ export interface EventSubscription {
 }
 
 export class EventSubscriber {
-  private consumer?: Consumer;
+  private supervisor?: SupervisedConsumer;
 
   constructor(
     private readonly kafka: Kafka,
@@ -32,13 +35,23 @@ export class EventSubscriber {
     private readonly logger: Logger,
     private readonly metrics: Metrics,
     private readonly fromBeginning = true,
+    /** Readiness of the app (down while this subscriber does not consume). */
+    private readonly health?: ConsumerHealth,
   ) {}
 
   async start(): Promise<void> {
     const { names, group, families } = this.subscription;
-    const consumer = this.kafka.consumer({ groupId: names.group(group), ...CONSUMER_DEFAULTS });
-    await consumer.connect();
-    const topics = families.map((family) => names.eventTopic(family));
+    const health = this.health ?? new ConsumerHealth(this.logger);
+    const supervisor = health.supervise({
+      name: `events:${families.join('+')}`,
+      create: () => this.kafka.consumer({ groupId: names.group(group), ...CONSUMER_DEFAULTS }),
+      run: (consumer) => this.consume(consumer, families.map((family) => names.eventTopic(family))),
+    });
+    await supervisor.start();
+    this.supervisor = supervisor;
+  }
+
+  private async consume(consumer: Consumer, topics: string[]): Promise<void> {
     await consumer.subscribe({ topics, fromBeginning: this.fromBeginning });
     await consumer.run({
       partitionsConsumedConcurrently: 3,
@@ -65,11 +78,10 @@ export class EventSubscriber {
         });
       },
     });
-    this.consumer = consumer;
   }
 
   async stop(): Promise<void> {
-    await this.consumer?.disconnect();
-    this.consumer = undefined;
+    await this.supervisor?.stop();
+    this.supervisor = undefined;
   }
 }

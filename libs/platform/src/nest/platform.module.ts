@@ -23,6 +23,7 @@ import { createLogger } from '../logging/logger';
 import { Metrics } from '../metrics/metrics';
 import { MetricsController } from '../metrics/metrics.controller';
 import { HealthCheck, HealthController } from '../health/health';
+import { ConsumerHealth } from '../health/consumer-health';
 import { HttpErrorFilter } from '../http/http-errors';
 import { APP_CONFIG, APP_NAME, HEALTH_CHECKS, KAFKA, KAFKA_ADMIN, LOGGER, REDIS } from './tokens';
 import { KafkaAdminHandle } from '../kafka/kafka-admin';
@@ -128,10 +129,11 @@ export class PlatformModule {
       { provide: KAFKA, useFactory: () => createKafka(options.app, options.config.KAFKA_BROKERS, logger) },
       { provide: KafkaNames, useValue: kafkaNamesOf(options.config) },
       { provide: KAFKA_ADMIN, useFactory: (kafka: Kafka) => new KafkaAdminHandle(kafka), inject: [KAFKA] },
+      { provide: ConsumerHealth, useFactory: (metrics: Metrics) => new ConsumerHealth(logger, metrics), inject: [Metrics] },
       HttpErrorFilter,
       ConnectionsLifecycle,
     ];
-    const checkDeps: (symbol | typeof DataSource)[] = [KAFKA_ADMIN];
+    const checkDeps: (symbol | typeof DataSource | typeof ConsumerHealth)[] = [KAFKA_ADMIN, ConsumerHealth];
 
     if (options.database) {
       const database = options.database;
@@ -160,8 +162,11 @@ export class PlatformModule {
       provide: HEALTH_CHECKS,
       inject: checkDeps,
       useFactory: (...deps: unknown[]): HealthCheck[] => {
-        const [admin, ...rest] = deps as [KafkaAdminHandle, ...unknown[]];
-        const result: HealthCheck[] = [{ name: 'kafka', check: () => admin.describeCluster() }];
+        const [admin, consumers, ...rest] = deps as [KafkaAdminHandle, ConsumerHealth, ...unknown[]];
+        const result: HealthCheck[] = [
+          { name: 'kafka', check: () => admin.describeCluster() },
+          { name: 'consumers', check: () => consumers.check() },
+        ];
         for (const dep of rest) {
           if (dep instanceof DataSource) result.push({ name: 'postgres', check: () => dep.query('SELECT 1') });
           else if (dep instanceof Redis) result.push({ name: 'redis', check: () => dep.ping() });

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { Kafka } from 'kafkajs';
 import { Logger } from 'pino';
 import { AccountEvents } from '@paygrid/contracts';
-import { EventSubscriber, KAFKA, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
+import { ConsumerHealth, EventSubscriber, KAFKA, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
 import { OnBehalfOfResolver } from './on-behalf-of.resolver';
 
 /**
@@ -23,6 +23,7 @@ export class AccountEventsListener implements OnApplicationBootstrap, OnApplicat
     private readonly metrics: Metrics,
     private readonly resolver: OnBehalfOfResolver,
     private readonly names: KafkaNames,
+    private readonly health: ConsumerHealth,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -37,6 +38,7 @@ export class AccountEventsListener implements OnApplicationBootstrap, OnApplicat
       this.logger,
       this.metrics,
       false,
+      this.health,
     );
     await this.subscriber.start();
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit, Provider } from '@nestjs/common';
 import { Logger } from 'pino';
-import { APP_CONFIG, CommandBus, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
+import { APP_CONFIG, CommandBus, ConsumerHealth, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
 import { GatewayConfig } from '../../config';
 
 /** The gateway's one CommandBus, connected before the HTTP server accepts requests. */
@@ -20,8 +20,8 @@ export class CommandBusLifecycle implements OnModuleInit, OnApplicationShutdown 
 export const commandBusProviders: Provider[] = [
   {
     provide: COMMAND_BUS,
-    inject: [APP_CONFIG, KafkaNames, LOGGER, Metrics],
-    useFactory: (config: GatewayConfig, names: KafkaNames, logger: Logger, metrics: Metrics) =>
+    inject: [APP_CONFIG, KafkaNames, LOGGER, Metrics, ConsumerHealth],
+    useFactory: (config: GatewayConfig, names: KafkaNames, logger: Logger, metrics: Metrics, health: ConsumerHealth) =>
       new CommandBus(
         {
           clientId: 'gateway',
@@ -29,6 +29,7 @@ export const commandBusProviders: Provider[] = [
           names,
           group: 'gateway',
           timeoutMs: config.COMMAND_TIMEOUT_MS,
+          health,
         },
         logger,
         metrics,

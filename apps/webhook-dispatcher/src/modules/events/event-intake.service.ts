@@ -3,7 +3,16 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { Logger } from 'pino';
 import { DomainEvent, EventFormatError, parseDomainEvent } from '@paygrid/contracts';
-import { claimInboxEvent, CONSUMER_DEFAULTS, KAFKA, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
+import {
+  claimInboxEvent,
+  CONSUMER_DEFAULTS,
+  ConsumerHealth,
+  KAFKA,
+  KafkaNames,
+  LOGGER,
+  Metrics,
+  SupervisedConsumer,
+} from '@paygrid/platform';
 import { DeliveryRepository, NewDelivery } from '../deliveries/delivery.repository';
 import { Endpoint } from '../endpoints/endpoint.types';
 import { EndpointRepository } from '../endpoints/endpoint.repository';
@@ -26,7 +35,8 @@ import { isDeliverable } from './webhook-body';
  * malformed message can never succeed: it is logged and skipped, as the platform's EventSubscriber does.
  *
  * The consumer group starts from the earliest offset on first start: a new dispatcher deployment must
- * not miss events published before it joined.
+ * not miss events published before it joined. The consumer is supervised (readiness is down while it
+ * does not consume; after a crash kafkajs gives up on, a fresh one starts).
  */
 export const INTAKE_CONSUMER = 'webhook-intake';
 const INTAKE_CHUNK = 200;
@@ -38,7 +48,7 @@ interface IncomingEvent {
 
 @Injectable()
 export class EventIntakeService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private consumer?: Consumer;
+  private supervisor?: SupervisedConsumer;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -50,14 +60,24 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly metrics: Metrics,
     private readonly names: KafkaNames,
+    private readonly health: ConsumerHealth,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const consumer = this.kafka.consumer({
-      groupId: this.names.group(INTAKE_CONSUMER),
-      ...CONSUMER_DEFAULTS,
+    const supervisor = this.health.supervise({
+      name: INTAKE_CONSUMER,
+      create: () => this.kafka.consumer({ groupId: this.names.group(INTAKE_CONSUMER), ...CONSUMER_DEFAULTS }),
+      run: (consumer) => this.consume(consumer),
     });
-    await consumer.connect();
+    await supervisor.start();
+    this.supervisor = supervisor;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.supervisor?.stop();
+  }
+
+  private async consume(consumer: Consumer): Promise<void> {
     await consumer.subscribe({ topics: this.names.eventTopics(), fromBeginning: true });
     await consumer.run({
       partitionsConsumedConcurrently: 3,
@@ -72,11 +92,6 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
         }
       },
     });
-    this.consumer = consumer;
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.consumer?.disconnect();
   }
 
   /**
