@@ -135,6 +135,40 @@ describe('malformed requests', () => {
     );
     expect(unknownRoutes.map(summary)).toEqual([]);
   });
+
+  it('refuses a 50,000-deep body with a 400 naming the limit (no stack overflow, nothing to retry)', async () => {
+    const response = await api('POST', '/v1/accounts/create_accounts', {
+      token,
+      rawBody: `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`,
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      type: 'invalid_request_error',
+      code: 'invalid_request_error',
+      message: 'the request body nests deeper than 32 levels',
+    });
+  });
+
+  it('refuses a body with more object members than any request has', async () => {
+    const members = Array.from({ length: 5_000 }, (_, index) => `"k${index}":1`).join(',');
+    const response = await api('POST', '/v1/accounts/create_accounts', { token, rawBody: `{${members}}` });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ type: 'invalid_request_error', message: 'the request body has more than 2000 object members' });
+  });
+
+  it('says so when the body is not UTF-8', async () => {
+    const response = await fetch(`${E2E_API}/v1/accounts/create_accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-auth-token': `Bearer ${token}`, 'x-idempotency-key': randomUUID() },
+      body: Buffer.concat([Buffer.from('{"nickname":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      type: 'invalid_request_error',
+      code: 'invalid_request_error',
+      message: 'the request body is not valid UTF-8',
+    });
+  });
 });
 
 function summary(attempt: Attempt): string {

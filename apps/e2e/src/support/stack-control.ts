@@ -14,10 +14,37 @@ function pids(): Record<string, number> {
 }
 
 export async function killApp(name: AppName): Promise<void> {
-  const pid = pids()[name];
-  if (!pid) throw new Error(`no running ${name} in the e2e stack`);
+  const pid = pidOf(name);
   process.kill(pid, 'SIGKILL');
   await waitFor(() => !isAlive(pid), { what: `${name} to die` });
+}
+
+/**
+ * SIGTERM, as an orchestrator stops a pod: resolves once the process is gone (its graceful shutdown
+ * drains the requests in flight first), or fails after `timeoutMs`.
+ */
+export async function terminateApp(name: AppName, timeoutMs = 30_000): Promise<void> {
+  const pid = pidOf(name);
+  process.kill(pid, 'SIGTERM');
+  await waitFor(() => !isAlive(pid), { timeoutMs, intervalMs: 100, what: `${name} to stop after SIGTERM` });
+}
+
+/**
+ * Freezes an app (SIGSTOP): a barrier the test holds, e.g. a command waits unconsumed on the service's
+ * topic while the test does something to the sender. `resumeApp` lets it go on where it stopped.
+ */
+export function pauseApp(name: AppName): void {
+  process.kill(pidOf(name), 'SIGSTOP');
+}
+
+export function resumeApp(name: AppName): void {
+  process.kill(pidOf(name), 'SIGCONT');
+}
+
+function pidOf(name: AppName): number {
+  const pid = pids()[name];
+  if (!pid) throw new Error(`no running ${name} in the e2e stack`);
+  return pid;
 }
 
 export async function startAppAgain(name: AppName): Promise<RunningApp> {
@@ -50,7 +77,6 @@ async function launchReady(name: AppName, extraPortOffset: number, extraEnv: Rec
   await waitUntilReady([app], 60_000);
   return app;
 }
-
 
 function isAlive(pid: number): boolean {
   try {

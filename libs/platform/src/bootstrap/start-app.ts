@@ -14,14 +14,17 @@ import { ConsumerHealth } from '../health/consumer-health';
 import { BODY_LIMIT_BYTES } from '../http/error-mapping';
 import { answerClientError, HttpErrorFilter, installJsonBodyParser, routerRefusal, sendApiError } from '../http/http-errors';
 import { Metrics } from '../metrics/metrics';
+import { HttpDrain } from '../http/http-drain';
 import { installProcessGuard } from './process-guard';
+import { stopOnSignals } from './graceful-shutdown';
 import { LOGGER } from '../nest/tokens';
 
 /**
  * Boots one app: Nest on Fastify (1 MiB body limit), the spec's error envelopes for every failure,
- * HTTP metrics, the Kafka command consumer for services (supervised: it survives broker outages),
- * graceful shutdown on SIGTERM/SIGINT, a last-resort handler for anything unhandled (process-guard.ts),
- * and a clear message instead of a stack when the port is taken.
+ * HTTP metrics, the Kafka command consumer for services (supervised: it survives broker outages), a
+ * graceful shutdown on SIGTERM/SIGINT that drains requests in flight (graceful-shutdown.ts), a last-resort
+ * handler for anything unhandled (process-guard.ts), and a clear message instead of a stack when the port
+ * is taken.
  */
 export interface StartOptions {
   app: AppName;
@@ -38,7 +41,8 @@ export async function createHttpApp(options: StartOptions): Promise<NestFastifyA
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: true,
-    return503OnClosing: true,
+    // Closing answers come from HttpDrain, in the API's envelope (not Fastify's own body).
+    return503OnClosing: false,
     // Ids are at most 36 characters; anything far longer is refused in the router, in our envelope.
     maxParamLength: 200,
     frameworkErrors: (error: { code?: string }, _request: FastifyRequest, reply: FastifyReply) =>
@@ -53,6 +57,7 @@ export async function createHttpApp(options: StartOptions): Promise<NestFastifyA
   });
   const logger = app.get<Logger>(LOGGER);
   const fastify = app.getHttpAdapter().getInstance();
+  app.get(HttpDrain).install(fastify);
   bindHttpCorrelation(fastify);
   installJsonBodyParser(fastify);
   app.useGlobalFilters(app.get(HttpErrorFilter));
@@ -76,7 +81,6 @@ export async function createHttpApp(options: StartOptions): Promise<NestFastifyA
     const kafka = nestKafkaOptions(options.app, options.config.KAFKA_BROKERS, groupId, logger);
     app.connectMicroservice({ strategy: new ResilientServerKafka(kafka.options ?? {}, logger, app.get(ConsumerHealth)) });
   }
-  app.enableShutdownHooks();
   return app;
 }
 
@@ -85,6 +89,7 @@ export async function startApp(options: StartOptions): Promise<INestApplication>
   installProcessGuard(logger);
   try {
     const app = await createHttpApp(options);
+    stopOnSignals(app, app.get(HttpDrain), logger);
     // init first: handlers are registered and the outbox relay runs before the first command arrives.
     await app.init();
     await app.startAllMicroservices();

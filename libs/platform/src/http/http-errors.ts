@@ -4,6 +4,7 @@ import { Logger } from 'pino';
 import { ApiError, Errors } from '../errors/api-error';
 import { LOGGER } from '../nest/tokens';
 import { toApiError } from './error-mapping';
+import { jsonShapeProblem } from './json-shape';
 
 /** Writes an ApiError as JSON with its status and headers. */
 export function sendApiError(reply: FastifyReply, error: ApiError): void {
@@ -36,15 +37,27 @@ export class HttpErrorFilter implements ExceptionFilter {
 /**
  * JSON bodies the way the official SDKs send them: an empty body with `Content-Type: application/json`
  * (the token call, GETs) is no body at all, and an unparseable one answers envelope B "Params JSON
- * error". Fastify's own parser still does the parsing, so prototype-poisoning protection stays.
+ * error". Before parsing, the bytes must be UTF-8 and the text within the shape limits (json-shape.ts);
+ * either refusal is a 400 naming the problem. Fastify's own parser still does the parsing, so
+ * prototype-poisoning protection stays.
  */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 export function installJsonBodyParser(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   // JSON only: any other body type (or none declared) is a 415 from Fastify, answered as Params JSON error.
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  // Bytes, not a string: decoding as we go would turn bad UTF-8 into a length mismatch with Content-Length.
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = typeof body === 'string' ? body : UTF8.decode(body);
+    } catch {
+      return done(Errors.invalidRequest('the request body is not valid UTF-8'), undefined);
+    }
     if (text.trim() === '') return done(null, undefined);
+    const shapeProblem = jsonShapeProblem(text);
+    if (shapeProblem) return done(Errors.invalidRequest(shapeProblem), undefined);
     parseJson(request, text, (error, parsed) => (error ? done(Errors.paramsJsonError(), undefined) : done(null, parsed)));
   });
 }

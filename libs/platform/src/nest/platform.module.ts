@@ -25,6 +25,7 @@ import { MetricsController } from '../metrics/metrics.controller';
 import { HealthCheck, HealthController } from '../health/health';
 import { ConsumerHealth } from '../health/consumer-health';
 import { HttpErrorFilter } from '../http/http-errors';
+import { HttpDrain } from '../http/http-drain';
 import { APP_CONFIG, APP_NAME, HEALTH_CHECKS, KAFKA, KAFKA_ADMIN, LOGGER, REDIS } from './tokens';
 import { KafkaAdminHandle } from '../kafka/kafka-admin';
 import { KafkaNames, kafkaNamesOf } from '../kafka/kafka-names';
@@ -131,6 +132,7 @@ export class PlatformModule {
       { provide: KAFKA_ADMIN, useFactory: (kafka: Kafka) => new KafkaAdminHandle(kafka), inject: [KAFKA] },
       { provide: ConsumerHealth, useFactory: (metrics: Metrics) => new ConsumerHealth(logger, metrics), inject: [Metrics] },
       HttpErrorFilter,
+      HttpDrain,
       ConnectionsLifecycle,
     ];
     const checkDeps: (symbol | typeof DataSource | typeof ConsumerHealth)[] = [KAFKA_ADMIN, ConsumerHealth];
