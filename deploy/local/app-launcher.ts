@@ -81,14 +81,16 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-export function launchApps(settings: StackSettings, onExit: (app: AppName, code: number | null) => void): RunningApp[] {
+export type OnAppExit = (app: AppName, code: number | null, signal: NodeJS.Signals | null) => void;
+
+export function launchApps(settings: StackSettings, onExit: OnAppExit): RunningApp[] {
   return APP_CATALOG.map((app) => launchApp(settings, app, onExit));
 }
 
 export function launchApp(
   settings: StackSettings,
   app: AppDescriptor,
-  onExit: (app: AppName, code: number | null) => void,
+  onExit: OnAppExit,
 ): RunningApp {
   const port = appPort(settings, app.port);
   const child = spawn(
@@ -111,7 +113,7 @@ export function launchApp(
     },
   );
   pipeLogs(app.name, child, settings.logSink);
-  child.on('exit', (code) => onExit(app.name, code));
+  child.on('exit', (code, signal) => onExit(app.name, code, signal));
   return { name: app.name, port, process: child };
 }
 
@@ -131,7 +133,7 @@ export async function waitUntilReady(apps: RunningApp[], timeoutMs: number): Pro
   }
 }
 
-async function answersReady(port: number): Promise<boolean> {
+export async function answersReady(port: number): Promise<boolean> {
   try {
     const response = await fetch(`http://127.0.0.1:${port}/health/ready`, { signal: AbortSignal.timeout(2500) });
     return response.status === 200;

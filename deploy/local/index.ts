@@ -3,3 +3,4 @@ export * from './app-launcher';
 export * from './infrastructure';
 export * from './sandbox-credentials';
 export * from './app-schemas';
+export * from './app-supervisor';

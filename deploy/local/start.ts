@@ -1,11 +1,13 @@
-import { APP_CATALOG, AppName, DEFAULT_KAFKA_PREFIX } from '@paygrid/platform';
-import { assertPortsFree, launchApps, RunningApp, stopApps, waitUntilReady } from './app-launcher';
+import { APP_CATALOG, DEFAULT_KAFKA_PREFIX } from '@paygrid/platform';
+import { assertPortsFree } from './app-launcher';
+import { AppSupervisor } from './app-supervisor';
 import { provideInfrastructure } from './infrastructure';
 import { sandboxCredentials } from './sandbox-credentials';
 
 /**
  * `npm start`: the whole platform in the foreground. Brings up Kafka, topics, databases and checks
- * Redis, runs the six apps with prefixed readable logs, prints the gateway URL and the sandbox
+ * Redis, runs the six apps with prefixed readable logs under a supervisor (an app that exits is started
+ * again with backoff while the others keep running), prints the gateway URL and the sandbox
  * credentials, and on Ctrl-C stops everything it started and nothing else.
  */
 const say = (line: string) => process.stdout.write(`paygrid            ${line}\n`);
@@ -21,14 +23,14 @@ async function main(): Promise<void> {
   };
   await assertPortsFree({ ...settings, kafkaBrokers: '', databaseServerUrl: '', redisUrl: '' });
   const infrastructure = await provideInfrastructure(say, '', { kafkaPrefix: settings.kafkaPrefix });
-  let apps: RunningApp[] = [];
+  const supervisor = new AppSupervisor({ ...settings, ...infrastructure }, say);
   let stopping = false;
 
   const shutdown = async (code: number) => {
     if (stopping) return;
     stopping = true;
     say('stopping…');
-    await stopApps(apps);
+    await supervisor.stop();
     await infrastructure.release();
     say('stopped');
     process.exit(code);
@@ -36,13 +38,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
 
-  apps = launchApps({ ...settings, ...infrastructure }, (app: AppName, code) => {
-    if (stopping) return;
-    say(`${app} exited with code ${code}; stopping the platform`);
-    void shutdown(1);
-  });
+  supervisor.start();
   try {
-    await waitUntilReady(apps, 120_000);
+    await supervisor.waitUntilReady(120_000);
   } catch (error) {
     say(error instanceof Error ? error.message : String(error));
     await shutdown(1);
