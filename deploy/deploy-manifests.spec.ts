@@ -11,7 +11,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { load, loadAll } from 'js-yaml';
-import { APP_CATALOG, AppDescriptor, AppName, ConfigSchema, DEFAULT_KAFKA_PREFIX } from '@paygrid/platform';
+import {
+  APP_CATALOG,
+  AppDescriptor,
+  AppName,
+  ConfigSchema,
+  DEFAULT_KAFKA_PREFIX,
+  SHUTDOWN_TIMINGS,
+} from '@paygrid/platform';
 import { allTopics } from '@paygrid/contracts';
 import { appSchemas } from '@paygrid/local-stack';
 
@@ -987,6 +994,16 @@ describe(K8S, () => {
         }
       }
       expect(problems).toEqual([]);
+    });
+
+    it('deployment.yaml: the grace period covers the preStop pause and the app\'s own shutdown deadline', () => {
+      const where = `${deploymentFile} (${name})`;
+      const podSpec = obj(obj(obj(deployment().spec).template).spec);
+      const graceMs = Number(podSpec.terminationGracePeriodSeconds ?? 30) * 1000;
+      const preStop = arr(obj(obj(obj(container().lifecycle).preStop).exec).command).join(' ');
+      const preStopMs = Number(/setTimeout\([^,]*,\s*(\d+)\)/.exec(preStop)?.[1] ?? 0);
+      // SIGTERM arrives after preStop; the app drains and exits on its own by SHUTDOWN_TIMINGS.deadlineMs.
+      expect({ where, fits: preStopMs + SHUTDOWN_TIMINGS.deadlineMs < graceMs }).toEqual({ where, fits: true });
     });
 
     it(`configmap.yaml and secret.example.yaml provide every variable of ${schemaFile(name)}, each valid`, () => {

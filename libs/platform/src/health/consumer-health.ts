@@ -60,6 +60,17 @@ export class ConsumerHealth {
       );
   }
 
+  /** Consumers that have not been consuming for longer than `ms` (restarts included). */
+  downLongerThan(ms: number): string[] {
+    const now = Date.now();
+    return [...this.consumers]
+      .filter(
+        (consumer) =>
+          consumer.state !== 'running' && consumer.state !== 'stopped' && now - consumer.since > ms,
+      )
+      .map((consumer) => consumer.name);
+  }
+
   /** The readiness check: rejects while any consumer is not consuming. */
   async check(): Promise<{ consumers: number }> {
     const down = this.notRunning();

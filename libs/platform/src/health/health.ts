@@ -1,12 +1,22 @@
-import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Optional, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { HEALTH_CHECKS } from '../nest/tokens';
+import { HEALTH_CHECKS, KAFKA_ADMIN } from '../nest/tokens';
+import { ConsumerHealth } from './consumer-health';
+import { KafkaAdminHandle } from '../kafka/kafka-admin';
 
 /**
- * Liveness says the process serves HTTP; readiness says every dependency answers (Postgres, Kafka,
- * Redis, whichever the app uses), each probed with a short timeout so a hung dependency cannot hang
- * the probe.
+ * Readiness (`/health/ready`) says the app can do its work now: every dependency answers (Postgres,
+ * Kafka, Redis, whichever the app uses) and every Kafka consumer consumes, each probed with a short
+ * timeout so a hung dependency cannot hang the probe. An orchestrator stops routing to it meanwhile.
+ *
+ * Liveness (`/health/live`) says a restart would not help: the process serves HTTP, and no consumer has
+ * been unable to consume for LIVENESS_CONSUMER_GRACE_MS while the broker answers. Consumers restart
+ * themselves (supervised-consumer.ts), so that only happens to a process wedged in a way nothing
+ * planned for; a broker outage, however long, never fails liveness (restarting every pod then would
+ * only add a crash loop's backoff to the recovery).
  */
+export const LIVENESS_CONSUMER_GRACE_MS = 120_000;
+
 export interface HealthCheck {
   name: string;
   check(): Promise<unknown>;
@@ -36,6 +46,15 @@ export async function runHealthChecks(checks: HealthCheck[]): Promise<HealthRepo
   return { status: allUp ? 'up' : 'down', checks: Object.fromEntries(entries) };
 }
 
+async function brokerAnswers(admin: KafkaAdminHandle): Promise<boolean> {
+  try {
+    await withTimeout(admin.describeCluster(), CHECK_TIMEOUT_MS);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
   const timedOut = new Promise<never>((_, reject) => {
@@ -46,11 +65,20 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 @Controller('health')
 export class HealthController {
-  constructor(@Inject(HEALTH_CHECKS) private readonly checks: HealthCheck[]) {}
+  constructor(
+    @Inject(HEALTH_CHECKS) private readonly checks: HealthCheck[],
+    @Optional() private readonly consumers?: ConsumerHealth,
+    @Optional() @Inject(KAFKA_ADMIN) private readonly admin?: KafkaAdminHandle,
+  ) {}
 
   @Get('live')
-  live() {
-    return { status: 'up' };
+  async live(@Res() reply: FastifyReply) {
+    const wedged = this.consumers?.downLongerThan(LIVENESS_CONSUMER_GRACE_MS) ?? [];
+    if (wedged.length > 0 && this.admin && (await brokerAnswers(this.admin))) {
+      void reply.status(503).send({ status: 'down', wedged_consumers: wedged });
+      return;
+    }
+    void reply.status(200).send({ status: 'up' });
   }
 
   @Get('ready')

@@ -124,3 +124,17 @@ describe('SupervisedConsumer', () => {
     expect(consumers).toHaveLength(1);
   });
 });
+
+describe('ConsumerHealth.downLongerThan (liveness)', () => {
+  it('names a consumer only once it has been down longer than the grace', async () => {
+    const { supervisor, health, consumers } = harness({ failConnects: 1_000 });
+    await supervisor.start();
+    expect(health.downLongerThan(60_000)).toEqual([]);
+    consumers[0].crash(false);
+    expect(health.downLongerThan(60_000)).toEqual([]);
+    supervisor.since = Date.now() - 61_000;
+    expect(health.downLongerThan(60_000)).toEqual(['commands']);
+    await supervisor.stop();
+    expect(health.downLongerThan(0)).toEqual([]);
+  });
+});

@@ -39,6 +39,8 @@ export interface SupervisedConsumerOptions {
 
 export class SupervisedConsumer {
   state: ConsumerState = 'starting';
+  /** When the consumer last entered its state (Date.now()). */
+  since = Date.now();
   /** Why the consumer is not running, while it is not. */
   lastError?: string;
   restarts = 0;
@@ -151,6 +153,7 @@ export class SupervisedConsumer {
   }
 
   private setState(state: ConsumerState): void {
+    if (state !== this.state) this.since = Date.now();
     this.state = state;
     this.options.onStateChange?.(this);
   }
