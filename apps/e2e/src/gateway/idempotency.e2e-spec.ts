@@ -3,7 +3,10 @@ import { waitFor } from '@paygrid/testing';
 import { api, SANDBOX, tokenFor } from '../support/api-client';
 import { queryE2eDatabase } from '../support/databases';
 import { companySubAccount } from '../support/fixtures';
-import { killApp, startAppAgain } from '../support/stack-control';
+import { KafkaNames } from '@paygrid/platform';
+import { BusCapture } from '../support/bus-capture';
+import { killApp, pauseApp, resumeApp, startAppAgain } from '../support/stack-control';
+import { e2eKafkaPrefix } from '../support/stack-settings';
 
 /**
  * Idempotency as decisions §3 defines it, against the running stack: replay byte for byte, every
@@ -128,15 +131,24 @@ describe('idempotency', () => {
   it('completes the original operation when the gateway dies after sending the command', async () => {
     const key = randomUUID();
     const nickname = `Crash ${key.slice(0, 8)}`;
-    const inFlight = api('POST', CREATE, { token, body: companySubAccount(nickname), idempotencyKey: key }).catch(() => undefined);
-    await waitFor(
-      async () =>
-        (await queryE2eDatabase('paygrid_gateway', "SELECT 1 FROM idempotency_records WHERE idempotency_key = $1 AND state = 'processing'", [key]))
-          .length === 1,
-      { intervalMs: 5, what: 'the request to be in flight' },
-    );
-    await killApp('gateway');
-    await inFlight;
+    // The barrier: accounts is frozen, so the command waits on its topic until the test lets it go, and
+    // the gateway is killed with the command sent and no reply possible (no race with a fast service).
+    const capture = await BusCapture.start([new KafkaNames(e2eKafkaPrefix()).commandTopic('accounts')]);
+    pauseApp('accounts');
+    try {
+      const inFlight = api('POST', CREATE, { token, body: companySubAccount(nickname), idempotencyKey: key }).catch(() => undefined);
+      await waitFor(
+        () => capture.messages().some((message) => (message.value as { payload?: { nickname?: string } }).payload?.nickname === nickname),
+        { what: 'the gateway to send the command' },
+      );
+      await killApp('gateway');
+      await inFlight;
+    } finally {
+      resumeApp('accounts');
+      await capture.stop();
+    }
+    const [record] = await queryE2eDatabase<{ state: string }>('paygrid_gateway', 'SELECT state FROM idempotency_records WHERE idempotency_key = $1', [key]);
+    expect(record.state).toBe('processing');
     await startAppAgain('gateway');
 
     const final = await waitFor(
