@@ -93,6 +93,22 @@ export class WebhookReceiver {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
+  /** The endpoint's server goes down: connections are refused until `up()`. */
+  down(): Promise<void> {
+    return this.close();
+  }
+
+  /** Listens again, on the same port (so the endpoint's URL is unchanged). */
+  async up(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.listeningPort, '127.0.0.1', () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+  }
+
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);

@@ -1,0 +1,161 @@
+import { WebhookReceiver } from '@paygrid/testing';
+import { Fault } from './chaos-faults';
+import { checkInvariants } from './chaos-invariants';
+import { ChaosClient, driveLoad, LoadOptions, LoadStats } from './chaos-load';
+import { ChaosStack } from './chaos-stack';
+
+/**
+ * One chaos run: the chaos stack, the merchant's webhook endpoint on a local receiver, then for each
+ * fault: wait until the platform is healthy, drive the load, inject the fault once work is flowing,
+ * measure how long the platform takes to be healthy again after the fault ended (with nobody touching
+ * it), let the load finish with its retries, and check the invariants. One row per fault.
+ */
+export const HEALTHY_WITHIN_MS = 30_000;
+const RECEIVER_PATH = '/chaos';
+
+export interface ChaosRow {
+  fault: string;
+  sent: number;
+  acknowledged: number;
+  steps: number;
+  errors: string;
+  violations: string[];
+  /** From the end of the fault until every app is ready and the gateway reaches every service. */
+  timeToHealthyMs: number | null;
+}
+
+export interface ChaosOptions extends LoadOptions {
+  say: (line: string) => void;
+}
+
+export async function runChaos(faults: Fault[], options: ChaosOptions): Promise<ChaosRow[]> {
+  const stack = await ChaosStack.start(
+    { ownBroker: faults.some((fault) => fault.needsOwnBroker) },
+    options.say,
+  );
+  const receiver = await WebhookReceiver.start();
+  const rows: ChaosRow[] = [];
+  try {
+    const endpointId = await subscribe(stack, receiver);
+    for (const fault of faults) {
+      options.say(`fault: ${fault.name}`);
+      const row = await runFault(stack, receiver, endpointId, fault, options);
+      options.say(`  ${row.violations.length === 0 ? 'ok' : `VIOLATED: ${row.violations.join('; ')}`}`);
+      rows.push(row);
+    }
+  } finally {
+    await receiver.close();
+    await stack.stop();
+  }
+  return rows;
+}
+
+async function subscribe(stack: ChaosStack, receiver: WebhookReceiver): Promise<string> {
+  const client = new ChaosClient(stack.apiBase, new LoadStats());
+  await client.authenticate(60_000);
+  const created = await client.post(
+    '/v1/webhooks/endpoints',
+    { url: receiver.url(RECEIVER_PATH), event_names: ['acquiring.*'] },
+    60_000,
+  );
+  if (!created.outcome.acknowledged || !created.answer)
+    throw new Error(`no webhook endpoint: ${JSON.stringify(created.outcome.refusal)}`);
+  return String(created.answer.body.endpoint_id);
+}
+
+async function runFault(
+  stack: ChaosStack,
+  receiver: WebhookReceiver,
+  endpointId: string,
+  fault: Fault,
+  options: ChaosOptions,
+): Promise<ChaosRow> {
+  if (!(await healthyWithin(stack, 120_000)))
+    throw new Error(`the stack is not healthy before "${fault.name}"`);
+  const [{ next }] = await stack.query<{ next: string }>(
+    'paygrid_acquiring',
+    'SELECT coalesce(max(id), 0) + 1 AS next FROM outbox',
+  );
+  const stats = new LoadStats();
+  const client = new ChaosClient(stack.apiBase, stats);
+  await client.authenticate(30_000);
+
+  let flowing!: () => void;
+  const workFlows = new Promise<void>((resolve) => (flowing = resolve));
+  const load = driveLoad(client, options, (done) => done >= Math.min(2, options.operations) && flowing());
+  await workFlows;
+  await fault.inject({ stack, receiver });
+  const faultEnded = Date.now();
+  const healthy = healthyWithin(stack, 120_000).then((ok) => (ok ? Date.now() - faultEnded : null));
+  const operations = await load;
+  const timeToHealthyMs = await healthy;
+
+  const violations = await checkInvariants({
+    stack,
+    receiver,
+    receiverPath: RECEIVER_PATH,
+    endpointId,
+    operations,
+    outboxFromId: next,
+    deadlineMs: 90_000,
+  });
+  const steps = operations.flatMap((operation) => operation.steps);
+  for (const step of steps.filter((candidate) => !candidate.acknowledged)) {
+    violations.push(
+      step.refusal
+        ? `${step.step} refused: ${step.refusal.status} ${step.refusal.body}`
+        : `${step.step} (key ${step.key}) never succeeded with its retries`,
+    );
+  }
+  const expectedSteps = operations.length * 3;
+  if (steps.length < expectedSteps && violations.length === 0)
+    violations.push(`only ${steps.length} of ${expectedSteps} steps ran`);
+  if (timeToHealthyMs === null || timeToHealthyMs > HEALTHY_WITHIN_MS) {
+    violations.push(`not healthy within ${HEALTHY_WITHIN_MS / 1000} s of the fault's end`);
+  }
+  return {
+    fault: fault.name,
+    sent: stats.sent,
+    acknowledged: stats.acknowledged,
+    steps: expectedSteps,
+    errors: stats.errorsByStatus(),
+    violations,
+    timeToHealthyMs,
+  };
+}
+
+async function healthyWithin(stack: ChaosStack, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() <= deadline) {
+    if (await stack.healthy()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return false;
+}
+
+/** The table: fault, sent, acknowledged, errors by status, invariant, time to healthy. */
+export function chaosTable(rows: ChaosRow[]): string {
+  const header = ['fault', 'sent', 'acknowledged', 'errors by status', 'invariant', 'time to healthy'];
+  const lines = rows.map((row) => [
+    row.fault,
+    String(row.sent),
+    `${row.acknowledged}/${row.steps}`,
+    row.errors,
+    row.violations.length === 0 ? 'ok' : `VIOLATED (${row.violations.length})`,
+    row.timeToHealthyMs === null ? 'never' : `${(row.timeToHealthyMs / 1000).toFixed(1)} s`,
+  ]);
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...lines.map((line) => line[column].length)),
+  );
+  const format = (cells: string[]) =>
+    `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
+  return [
+    format(header),
+    `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`,
+    ...lines.map(format),
+  ].join('\n');
+}
+
+export function violationsOf(rows: ChaosRow[]): string[] {
+  return rows.flatMap((row) => row.violations.map((violation) => `${row.fault}: ${violation}`));
+}
