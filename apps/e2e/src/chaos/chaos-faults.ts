@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { APP_CATALOG, AppName, databaseUrlFor } from '@paygrid/platform';
 import { WebhookReceiver } from '@paygrid/testing';
+import { isAlive } from '../support/stack-control';
 import { CHAOS_DATABASE_SUFFIX, ChaosStack } from './chaos-stack';
 
 /**
@@ -112,13 +113,4 @@ export function faultsNamed(names: string[]): Fault[] {
       throw new Error(`no fault "${name}"; known: ${ALL_FAULTS.map((known) => known.name).join(', ')}`);
     return fault;
   });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -78,7 +78,8 @@ async function launchReady(name: AppName, extraPortOffset: number, extraEnv: Rec
   return app;
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process of ours still runs (signal 0 only asks). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
