@@ -15,9 +15,8 @@ import { EventRepository } from './modules/events/event.repository';
 import { OpsQueuesController } from './modules/ops/ops-queues.controller';
 import { OpsTokenGuard } from './modules/ops/ops-token.guard';
 import { DeliveryProcessor } from './modules/sending/delivery-processor';
-import { DeliveryQueue } from './modules/sending/delivery-queue';
-import { DeliveryReconciler } from './modules/sending/delivery-reconciler';
-import { DeliveryWorker } from './modules/sending/delivery-worker';
+import { DeliveryQueue, deliveryJobsOptions } from './modules/sending/delivery-queue';
+import { DeliveryJobs } from './modules/sending/delivery.jobs';
 import { WebhookMetrics } from './modules/sending/webhook-metrics';
 import { WebhookSender } from './modules/sending/webhook-sender';
 
@@ -36,13 +35,14 @@ export class WebhookDispatcherModule {
         PlatformModule.forRoot({
           app: 'webhook-dispatcher',
           config,
-          // Workers, the intake and the reconciler share the pool; a few more connections than the default.
+          // The job worker, the intake and the reconciler share the pool; a few more connections than the default.
           database: {
             migrations: [WebhookEvents1710000000100, WebhookDeliveries1740000000000],
             poolSize: 20,
           },
           commands: true,
           redis: true,
+          jobs: deliveryJobsOptions(config),
         }),
       ],
       controllers: [commandControllerFor(CommandTopics.webhooks), OpsQueuesController],
@@ -65,8 +65,7 @@ export class WebhookDispatcherModule {
         EndpointService,
         DeliveryService,
         DeliveryProcessor,
-        DeliveryWorker,
-        DeliveryReconciler,
+        DeliveryJobs,
         EventIntakeService,
         EndpointCommandHandlers,
         DeliveryCommandHandlers,
