@@ -1,0 +1,47 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Acquiring's delayed work moves from its own `scheduled_jobs` to the platform's `durable_jobs`
+ * (created by the platform's migration before this one runs). Every row keeps its id, kind, subject,
+ * due time, attempts and last error; pending rows are enqueued by the reconciler once due, so nothing
+ * scheduled before the upgrade is lost. `attempts` counted failed runs and now counts runs started: a
+ * pending row's next run is numbered after them either way.
+ */
+export class AcquiringDurableJobs1750000000000 implements MigrationInterface {
+  name = 'AcquiringDurableJobs1750000000000';
+
+  async up(runner: QueryRunner): Promise<void> {
+    await runner.query(`
+      INSERT INTO durable_jobs (job_id, kind, subject_id, due_at, status, attempts, last_error, created_at, updated_at, completed_at)
+      SELECT job_id, kind, subject_id, due_at, state, attempts, last_error, created_at, updated_at,
+             CASE WHEN state = 'done' THEN updated_at END
+        FROM scheduled_jobs
+      ON CONFLICT DO NOTHING`);
+    await runner.query('DROP TABLE scheduled_jobs');
+  }
+
+  async down(runner: QueryRunner): Promise<void> {
+    await runner.query(`
+      CREATE TABLE scheduled_jobs (
+        job_id       text        PRIMARY KEY,
+        kind         text        NOT NULL,
+        subject_id   text        NOT NULL,
+        due_at       timestamptz NOT NULL,
+        state        text        NOT NULL CHECK (state IN ('pending', 'done')),
+        attempts     integer     NOT NULL DEFAULT 0,
+        last_error   text,
+        enqueued_at  timestamptz,
+        created_at   timestamptz NOT NULL DEFAULT now(),
+        updated_at   timestamptz NOT NULL DEFAULT now(),
+        UNIQUE (kind, subject_id)
+      )`);
+    await runner.query(`CREATE INDEX scheduled_jobs_pending ON scheduled_jobs (due_at) WHERE state = 'pending'`);
+    // A failed job has no older equivalent: it goes back as pending, to be tried again.
+    await runner.query(`
+      INSERT INTO scheduled_jobs (job_id, kind, subject_id, due_at, state, attempts, last_error, created_at, updated_at)
+      SELECT job_id, kind, subject_id, due_at, CASE WHEN status = 'done' THEN 'done' ELSE 'pending' END,
+             attempts, last_error, created_at, updated_at
+        FROM durable_jobs`);
+    await runner.query('DELETE FROM durable_jobs');
+  }
+}
