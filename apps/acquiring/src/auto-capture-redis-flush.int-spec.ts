@@ -61,7 +61,8 @@ describe('auto-capture across a Redis flush', () => {
       `SELECT job_id, status, attempts FROM durable_jobs WHERE kind = 'auto_capture' AND subject_id = ANY($1)`,
       [attemptIds],
     );
-  const statesOf = async () => (await autoCaptureJobs()).map(({ status, attempts }) => ({ status, attempts }));
+  const statesOf = async () =>
+    (await autoCaptureJobs()).map(({ status, attempts }) => ({ status, attempts }));
 
   it('captures all 100 once the window closes, each exactly once', async () => {
     const intents: PaymentIntentView[] = [];
@@ -72,7 +73,11 @@ describe('auto-capture across a Redis flush', () => {
             await bus.send<PaymentIntentView>(
               AcquiringCommands.createIntent,
               intentBody({
-                payment_method: sealedCard(service.config, { card_number: SANDBOX_CARDS.approvedVisa, cvc: '123' }, { auto_capture: false }),
+                payment_method: sealedCard(
+                  service.config,
+                  { card_number: SANDBOX_CARDS.approvedVisa, cvc: '123' },
+                  { auto_capture: false },
+                ),
               }),
               { actor },
             ),
@@ -87,9 +92,13 @@ describe('auto-capture across a Redis flush', () => {
     const jobIds = new Set((await autoCaptureJobs()).map((job) => `${job.job_id}-1`));
     expect(jobIds.size).toBe(INTENTS);
     const queue = service.app.get(DurableJobs).queue;
-    await waitFor(async () => (await queue.getJobs(['delayed'])).filter((job) => jobIds.has(job.id ?? '')).length === INTENTS, {
-      what: `${INTENTS} delayed auto-capture jobs in Redis`,
-    });
+    await waitFor(
+      async () =>
+        (await queue.getJobs(['delayed'])).filter((job) => jobIds.has(job.id ?? '')).length === INTENTS,
+      {
+        what: `${INTENTS} delayed auto-capture jobs in Redis`,
+      },
+    );
 
     await redis.flushdb();
     expect(await queue.getDelayedCount()).toBe(0);
@@ -104,7 +113,11 @@ describe('auto-capture across a Redis flush', () => {
     expect(await statesOf()).toEqual(Array(INTENTS).fill({ status: 'done', attempts: 1 }));
     for (const intent of intents) {
       const current = resultOf(
-        await bus.send<PaymentIntentView>(AcquiringCommands.retrieveIntent, { payment_intent_id: intent.payment_intent_id }, { actor }),
+        await bus.send<PaymentIntentView>(
+          AcquiringCommands.retrieveIntent,
+          { payment_intent_id: intent.payment_intent_id },
+          { actor },
+        ),
       );
       expect(current).toMatchObject({ intent_status: 'SUCCEEDED', captured_amount: '10.50' });
     }

@@ -29,6 +29,7 @@ export * from './http/error-mapping';
 export * from './http/http-errors';
 export * from './http/ip-allowlist';
 export * from './jobs/durable-jobs';
+export * from './jobs/durable-jobs.migration';
 export * from './jobs/handle-job.decorator';
 export * from './jobs/job-reconciler';
 export { bullJobIdOf } from './jobs/job.types';

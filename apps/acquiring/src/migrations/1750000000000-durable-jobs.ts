@@ -35,7 +35,9 @@ export class AcquiringDurableJobs1750000000000 implements MigrationInterface {
         updated_at   timestamptz NOT NULL DEFAULT now(),
         UNIQUE (kind, subject_id)
       )`);
-    await runner.query(`CREATE INDEX scheduled_jobs_pending ON scheduled_jobs (due_at) WHERE state = 'pending'`);
+    await runner.query(
+      `CREATE INDEX scheduled_jobs_pending ON scheduled_jobs (due_at) WHERE state = 'pending'`,
+    );
     // A failed job has no older equivalent: it goes back as pending, to be tried again.
     await runner.query(`
       INSERT INTO scheduled_jobs (job_id, kind, subject_id, due_at, state, attempts, last_error, created_at, updated_at)

@@ -31,7 +31,9 @@ const redisUrl = (() => {
 class JobEffects1700000000200 implements MigrationInterface {
   name = 'JobEffects1700000000200';
   async up(runner: QueryRunner) {
-    await runner.query(`CREATE TABLE job_effects (kind text NOT NULL, subject_id text NOT NULL, attempt int NOT NULL)`);
+    await runner.query(
+      `CREATE TABLE job_effects (kind text NOT NULL, subject_id text NOT NULL, attempt int NOT NULL)`,
+    );
   }
   async down(runner: QueryRunner) {
     await runner.query('DROP TABLE job_effects');
@@ -95,7 +97,10 @@ const jobsOptions: JobsOptions = {
 
 @Module({})
 class TestJobsModule {
-  static register(databaseUrl: string, handlers: (typeof TestJobs | typeof SecondEffectHandler)[] = [TestJobs]): DynamicModule {
+  static register(
+    databaseUrl: string,
+    handlers: (typeof TestJobs | typeof SecondEffectHandler)[] = [TestJobs],
+  ): DynamicModule {
     const config = loadConfig(commonConfig('payouts'), {
       DATABASE_URL: databaseUrl,
       KAFKA_BROKERS: testBrokers().join(','),
@@ -125,8 +130,12 @@ let replicaB: INestApplicationContext;
 const logger = createLogger('payouts', 'silent');
 
 /** One replica; a boot that fails is closed again, so its connections do not outlive the test. */
-async function start(handlers?: (typeof TestJobs | typeof SecondEffectHandler)[]): Promise<INestApplicationContext> {
-  const app = await Test.createTestingModule({ imports: [TestJobsModule.register(database.url, handlers)] }).compile();
+async function start(
+  handlers?: (typeof TestJobs | typeof SecondEffectHandler)[],
+): Promise<INestApplicationContext> {
+  const app = await Test.createTestingModule({
+    imports: [TestJobsModule.register(database.url, handlers)],
+  }).compile();
   app.useLogger(false);
   try {
     return await app.init();
@@ -154,11 +163,17 @@ async function effectsOf(subjects: string[]): Promise<Map<string, number>> {
   return new Map(rows.map((row) => [row.subject_id, row.n]));
 }
 
-async function jobsOf(subjects: string[]): Promise<{ subject_id: string; status: string; attempts: number; last_error: string | null }[]> {
-  return data().query('SELECT subject_id, status, attempts, last_error FROM durable_jobs WHERE subject_id = ANY($1)', [subjects]);
+async function jobsOf(
+  subjects: string[],
+): Promise<{ subject_id: string; status: string; attempts: number; last_error: string | null }[]> {
+  return data().query(
+    'SELECT subject_id, status, attempts, last_error FROM durable_jobs WHERE subject_id = ANY($1)',
+    [subjects],
+  );
 }
 
-const subjectsOf = (tag: string, count: number) => Array.from({ length: count }, (_, index) => `${tag}-${index}`);
+const subjectsOf = (tag: string, count: number) =>
+  Array.from({ length: count }, (_, index) => `${tag}-${index}`);
 const later = () => new Date(Date.now() + 3_600_000);
 
 beforeAll(async () => {
@@ -182,11 +197,15 @@ describe('durable jobs', () => {
     const [kept, rolledBack] = subjectsOf('commit', 2);
     await schedule([{ kind: 'test_effect', subjectId: kept, dueAt: new Date() }]);
     await runInTransaction(data(), logger, async (tx) => {
-      await replicaA.get(DurableJobs).schedule(tx, { kind: 'test_effect', subjectId: rolledBack, dueAt: new Date() });
+      await replicaA
+        .get(DurableJobs)
+        .schedule(tx, { kind: 'test_effect', subjectId: rolledBack, dueAt: new Date() });
       throw new Error('roll back');
     }).catch(() => undefined);
 
-    await waitFor(async () => (await jobsOf([kept]))[0]?.status === 'done', { what: 'the committed job to run' });
+    await waitFor(async () => (await jobsOf([kept]))[0]?.status === 'done', {
+      what: 'the committed job to run',
+    });
     expect(await effectsOf([kept, rolledBack])).toEqual(new Map([[kept, 1]]));
     expect(await jobsOf([rolledBack])).toEqual([]);
   });
@@ -195,7 +214,9 @@ describe('durable jobs', () => {
     const subjects = subjectsOf('flush', 200);
     await schedule(subjects.map((subjectId) => ({ kind: 'test_effect', subjectId, dueAt: later() })));
     const queue = replicaA.get(DurableJobs).queue;
-    await waitFor(async () => (await queue.getDelayedCount()) >= 200, { what: 'the 200 delayed jobs in Redis' });
+    await waitFor(async () => (await queue.getDelayedCount()) >= 200, {
+      what: 'the 200 delayed jobs in Redis',
+    });
 
     await redis.flushdb();
     expect(await queue.getDelayedCount()).toBe(0);
@@ -221,32 +242,52 @@ describe('durable jobs', () => {
     await inside;
 
     // What a stalled job's redelivery is: a second BullMQ job for the run that is being handled.
-    const [{ job_id: jobId }] = await data().query('SELECT job_id FROM durable_jobs WHERE subject_id = $1', [subject]);
+    const [{ job_id: jobId }] = await data().query('SELECT job_id FROM durable_jobs WHERE subject_id = $1', [
+      subject,
+    ]);
     const queue = replicaB.get(DurableJobs).queue;
-    await queue.add('test_effect', { id: jobId, attempt: 1 }, { jobId: `${jobId}-redelivered`, removeOnComplete: true });
+    await queue.add(
+      'test_effect',
+      { id: jobId, attempt: 1 },
+      { jobId: `${jobId}-redelivered`, removeOnComplete: true },
+    );
     await waitFor(async () => (await queue.getJobState(`${jobId}-redelivered`)) === 'unknown', {
       what: 'the redelivered job to finish',
     });
     release();
-    await waitFor(async () => (await jobsOf([subject]))[0]?.status === 'done', { what: 'the held run to finish' });
+    await waitFor(async () => (await jobsOf([subject]))[0]?.status === 'done', {
+      what: 'the held run to finish',
+    });
 
-    await queue.add('test_effect', { id: jobId, attempt: 1 }, { jobId: `${jobId}-late`, removeOnComplete: true });
-    await waitFor(async () => (await queue.getJobState(`${jobId}-late`)) === 'unknown', { what: 'the late duplicate to finish' });
+    await queue.add(
+      'test_effect',
+      { id: jobId, attempt: 1 },
+      { jobId: `${jobId}-late`, removeOnComplete: true },
+    );
+    await waitFor(async () => (await queue.getJobState(`${jobId}-late`)) === 'unknown', {
+      what: 'the late duplicate to finish',
+    });
     expect(await effectsOf([subject])).toEqual(new Map([[subject, 1]]));
   });
 
   it('brings back a run whose job Redis kept in no list (a partial loss)', async () => {
     const [subject] = subjectsOf('orphan', 1);
     await schedule([{ kind: 'test_effect', subjectId: subject, dueAt: later() }]);
-    const [{ job_id: jobId }] = await data().query('SELECT job_id FROM durable_jobs WHERE subject_id = $1', [subject]);
+    const [{ job_id: jobId }] = await data().query('SELECT job_id FROM durable_jobs WHERE subject_id = $1', [
+      subject,
+    ]);
     const queue = replicaA.get(DurableJobs).queue;
-    await waitFor(async () => (await queue.getJobState(`${jobId}-1`)) === 'delayed', { what: 'the delayed job' });
+    await waitFor(async () => (await queue.getJobState(`${jobId}-1`)) === 'delayed', {
+      what: 'the delayed job',
+    });
     // The job's hash survives, the list that made it run does not.
     expect(await redis.zrem(`${prefix}:${jobsOptions.queue}:delayed`, `${jobId}-1`)).toBe(1);
     expect(await queue.getJob(`${jobId}-1`)).toBeDefined();
 
     await data().query(`UPDATE durable_jobs SET due_at = now() WHERE job_id = $1`, [jobId]);
-    await waitFor(async () => (await jobsOf([subject]))[0]?.status === 'done', { what: 'the orphaned run to be restored and run' });
+    await waitFor(async () => (await jobsOf([subject]))[0]?.status === 'done', {
+      what: 'the orphaned run to be restored and run',
+    });
     expect(await effectsOf([subject])).toEqual(new Map([[subject, 1]]));
   });
 
@@ -265,7 +306,11 @@ describe('durable jobs', () => {
     );
     const jobs = new Map((await jobsOf([flaky, broken])).map((job) => [job.subject_id, job]));
     expect(jobs.get(flaky)).toMatchObject({ status: 'done', attempts: 3, last_error: null });
-    expect(jobs.get(broken)).toMatchObject({ status: 'failed', attempts: 3, last_error: 'the processor is down' });
+    expect(jobs.get(broken)).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      last_error: 'the processor is down',
+    });
     expect(await effectsOf([flaky, broken])).toEqual(
       new Map([
         [flaky, 3],
@@ -277,13 +322,17 @@ describe('durable jobs', () => {
   });
 
   it('refuses to boot when two handlers claim a kind, or a pending job has no handler', async () => {
-    await expect(start([TestJobs, SecondEffectHandler])).rejects.toThrow('two handlers claim job kind test_effect');
+    await expect(start([TestJobs, SecondEffectHandler])).rejects.toThrow(
+      'two handlers claim job kind test_effect',
+    );
     await data().query(
       `INSERT INTO durable_jobs (job_id, kind, subject_id, due_at) VALUES ('job_orphan_kind', 'retired_kind', 'x', $1)`,
       [later()],
     );
     try {
-      await expect(start()).rejects.toThrow('pending durable jobs of kind(s) retired_kind have no @HandleJob handler');
+      await expect(start()).rejects.toThrow(
+        'pending durable jobs of kind(s) retired_kind have no @HandleJob handler',
+      );
     } finally {
       await data().query(`DELETE FROM durable_jobs WHERE job_id = 'job_orphan_kind'`);
     }

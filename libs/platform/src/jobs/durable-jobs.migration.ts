@@ -24,8 +24,12 @@ export class DurableJobsTable1700000000100 implements MigrationInterface {
         completed_at  timestamptz,
         UNIQUE (kind, subject_id)
       )`);
-    await runner.query(`CREATE INDEX IF NOT EXISTS durable_jobs_pending ON durable_jobs (due_at, job_id) WHERE status = 'pending'`);
-    await runner.query(`CREATE INDEX IF NOT EXISTS durable_jobs_failed ON durable_jobs (updated_at) WHERE status = 'failed'`);
+    await runner.query(
+      `CREATE INDEX IF NOT EXISTS durable_jobs_pending ON durable_jobs (due_at, job_id) WHERE status = 'pending'`,
+    );
+    await runner.query(
+      `CREATE INDEX IF NOT EXISTS durable_jobs_failed ON durable_jobs (updated_at) WHERE status = 'failed'`,
+    );
   }
 
   async down(runner: QueryRunner): Promise<void> {

@@ -28,8 +28,13 @@ export class DurableJobs {
 
   /** Records the job in the caller's transaction; hands it to BullMQ after commit. */
   async schedule(tx: TransactionContext, job: NewJob): Promise<void> {
-    if (this.registry.discovered && (!this.registry.handlerOf(job.kind) || this.registry.recordOf(job.kind))) {
-      throw new Error(`cannot schedule job kind ${job.kind}: no @HandleJob handler records it in durable_jobs`);
+    if (
+      this.registry.discovered &&
+      (!this.registry.handlerOf(job.kind) || this.registry.recordOf(job.kind))
+    ) {
+      throw new Error(
+        `cannot schedule job kind ${job.kind}: no @HandleJob handler records it in durable_jobs`,
+      );
     }
     const run = await this.store.insert(tx.manager, job);
     if (run) tx.afterCommit(() => this.enqueue([run]));
@@ -43,7 +48,10 @@ export class DurableJobs {
     try {
       await this.jobQueue.add(runs);
     } catch (error) {
-      this.logger.warn({ err: error, count: runs.length }, 'enqueue after commit failed; the reconciler will enqueue from Postgres');
+      this.logger.warn(
+        { err: error, count: runs.length },
+        'enqueue after commit failed; the reconciler will enqueue from Postgres',
+      );
     }
   }
 

@@ -13,7 +13,13 @@ import { bullJobIdOf, JobRun, RunData } from './job.types';
  * lost: a partial flush, key eviction, a failover) is removed and added again. Checking mere
  * existence is what let such a job hide a due run from the reconciler for ever (issue 15).
  */
-const LIVE_STATES = new Set<JobState | 'unknown'>(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
+const LIVE_STATES = new Set<JobState | 'unknown'>([
+  'waiting',
+  'delayed',
+  'active',
+  'prioritized',
+  'waiting-children',
+]);
 
 @Injectable()
 export class JobQueue {

@@ -69,7 +69,10 @@ export class JobReconciler {
     return withDeadline(pass, PASS_DEADLINE_MS, 'a reconciler pass');
   }
 
-  private async restoreDue(manager: EntityManager, record: Pick<JobRecord, 'dueRuns' | 'reenqueued'>): Promise<number> {
+  private async restoreDue(
+    manager: EntityManager,
+    record: Pick<JobRecord, 'dueRuns' | 'reenqueued'>,
+  ): Promise<number> {
     let restored = 0;
     let after: JobRun | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {
@@ -80,7 +83,10 @@ export class JobReconciler {
         restored += lost.length;
         for (const run of lost) this.metrics.reenqueued.inc({ kind: run.kind });
         record.reenqueued?.(lost);
-        this.logger.info({ count: lost.length, kind: lost[0].kind }, 're-enqueued due job runs that Redis did not hold');
+        this.logger.info(
+          { count: lost.length, kind: lost[0].kind },
+          're-enqueued due job runs that Redis did not hold',
+        );
       }
       if (due.length < PAGE) break;
       after = due[due.length - 1];

@@ -68,7 +68,8 @@ export class JobRegistry {
 
   private addRecord(kind: string, record: JobRecord): void {
     if (this.records.has(kind)) throw new Error(`two records claim job kind ${kind}`);
-    if (typeof record.dueRuns !== 'function') throw new Error(`the record of job kind ${kind} has no dueRuns`);
+    if (typeof record.dueRuns !== 'function')
+      throw new Error(`the record of job kind ${kind} has no dueRuns`);
     this.records.set(kind, record);
   }
 }

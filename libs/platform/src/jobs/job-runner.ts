@@ -40,7 +40,10 @@ export class JobRunner {
   async run(kind: string, data: unknown): Promise<RunOutcome> {
     const runData = runDataOf(data);
     if (!runData) {
-      this.logger.warn({ kind, data }, 'dropping a job that is not a durable-job run; the reconciler re-enqueues from Postgres');
+      this.logger.warn(
+        { kind, data },
+        'dropping a job that is not a durable-job run; the reconciler re-enqueues from Postgres',
+      );
       return this.count(kind, 'dropped');
     }
     const run: JobRunInfo = { kind, ...runData };
@@ -54,7 +57,10 @@ export class JobRunner {
       await this.registry.handlerOf(run.kind)?.(run.id, run);
       return this.count(run.kind, 'succeeded');
     } catch (error) {
-      this.logger.error({ err: error, kind: run.kind, id: run.id, attempt: run.attempt }, 'job run threw; the reconciler runs it again when its record says it is due');
+      this.logger.error(
+        { err: error, kind: run.kind, id: run.id, attempt: run.attempt },
+        'job run threw; the reconciler runs it again when its record says it is due',
+      );
       return this.count(run.kind, 'retried');
     }
   }
@@ -74,7 +80,10 @@ export class JobRunner {
     }
     lease.stop();
     if (!(await this.store.complete(this.dataSource, info.id, info.attempt))) {
-      this.logger.warn({ kind: info.kind, id: info.id, attempt: info.attempt }, 'job run finished after its lease was lost to a later run');
+      this.logger.warn(
+        { kind: info.kind, id: info.id, attempt: info.attempt },
+        'job run finished after its lease was lost to a later run',
+      );
     }
     return this.count(info.kind, 'succeeded');
   }
@@ -87,11 +96,22 @@ export class JobRunner {
       this.logger.error(context, `durable job failed ${run.attempt} times; left failed for on-call`);
       return this.count(run.kind, 'failed');
     }
-    const next = await this.store.retryLater(this.dataSource, run.id, run.attempt, message, backoffDelayMs(run.attempt, this.options));
+    const next = await this.store.retryLater(
+      this.dataSource,
+      run.id,
+      run.attempt,
+      message,
+      backoffDelayMs(run.attempt, this.options),
+    );
     if (next) {
       await this.queue
         .add([next])
-        .catch((enqueueError: unknown) => this.logger.warn({ err: enqueueError, id: run.id }, 'enqueue of a retry failed; the reconciler will'));
+        .catch((enqueueError: unknown) =>
+          this.logger.warn(
+            { err: enqueueError, id: run.id },
+            'enqueue of a retry failed; the reconciler will',
+          ),
+        );
     }
     this.logger.warn(context, 'durable job run failed; will retry');
     return this.count(run.kind, 'retried');
@@ -99,14 +119,21 @@ export class JobRunner {
 
   /** Renews the run's lease every third of it while the handler runs. */
   private keepLease(run: JobRunInfo): { stop(): void } {
-    const timer = setInterval(() => {
-      this.store
-        .renew(this.dataSource, run.id, run.attempt, this.options.leaseMs)
-        .then((held) => {
-          if (!held) this.logger.warn({ kind: run.kind, id: run.id, attempt: run.attempt }, 'job run lost its lease');
-        })
-        .catch((error: unknown) => this.logger.warn({ err: error, id: run.id }, 'lease renewal failed'));
-    }, Math.max(100, Math.floor(this.options.leaseMs / 3)));
+    const timer = setInterval(
+      () => {
+        this.store
+          .renew(this.dataSource, run.id, run.attempt, this.options.leaseMs)
+          .then((held) => {
+            if (!held)
+              this.logger.warn(
+                { kind: run.kind, id: run.id, attempt: run.attempt },
+                'job run lost its lease',
+              );
+          })
+          .catch((error: unknown) => this.logger.warn({ err: error, id: run.id }, 'lease renewal failed'));
+      },
+      Math.max(100, Math.floor(this.options.leaseMs / 3)),
+    );
     timer.unref();
     return { stop: () => clearInterval(timer) };
   }

@@ -46,7 +46,12 @@ export class JobStore {
   }
 
   /** Takes run `attempt` of a pending job under a lease; undefined if the run is stale or held by another worker. */
-  async claim(executor: Executor, jobId: string, attempt: number, leaseMs: number): Promise<ClaimedJob | undefined> {
+  async claim(
+    executor: Executor,
+    jobId: string,
+    attempt: number,
+    leaseMs: number,
+  ): Promise<ClaimedJob | undefined> {
     const [row] = rowsOf<JobRow>(
       await executor.query(
         `UPDATE durable_jobs SET attempts = $2, lease_until = now() + $3 * interval '1 millisecond', updated_at = now()
@@ -72,16 +77,30 @@ export class JobStore {
   }
 
   async complete(executor: Executor, jobId: string, attempt: number): Promise<boolean> {
-    return this.finish(executor, jobId, attempt, `status = 'done', last_error = NULL, completed_at = now()`, []);
+    return this.finish(
+      executor,
+      jobId,
+      attempt,
+      `status = 'done', last_error = NULL, completed_at = now()`,
+      [],
+    );
   }
 
   /** Gives up on the job: it stays `failed` with its last error for on-call. */
   async fail(executor: Executor, jobId: string, attempt: number, error: string): Promise<boolean> {
-    return this.finish(executor, jobId, attempt, `status = 'failed', last_error = $3, completed_at = now()`, [error]);
+    return this.finish(executor, jobId, attempt, `status = 'failed', last_error = $3, completed_at = now()`, [
+      error,
+    ]);
   }
 
   /** Run `attempt` failed: the next run is due after `delayMs`. Returns that run, or undefined if stale. */
-  async retryLater(executor: Executor, jobId: string, attempt: number, error: string, delayMs: number): Promise<JobRun | undefined> {
+  async retryLater(
+    executor: Executor,
+    jobId: string,
+    attempt: number,
+    error: string,
+    delayMs: number,
+  ): Promise<JobRun | undefined> {
     const [row] = rowsOf<JobRow>(
       await executor.query(
         `UPDATE durable_jobs SET lease_until = NULL, last_error = $3, due_at = now() + $4 * interval '1 millisecond',
@@ -127,7 +146,13 @@ export class JobStore {
     return row;
   }
 
-  private async finish(executor: Executor, jobId: string, attempt: number, set: string, extra: unknown[]): Promise<boolean> {
+  private async finish(
+    executor: Executor,
+    jobId: string,
+    attempt: number,
+    set: string,
+    extra: unknown[],
+  ): Promise<boolean> {
     const rows = rowsOf(
       await executor.query(
         `UPDATE durable_jobs SET ${set}, lease_until = NULL, updated_at = now()

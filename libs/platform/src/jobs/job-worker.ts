@@ -30,7 +30,10 @@ export class JobWorker extends WorkerHost {
   start(): void {
     this.worker.on('error', (error) => this.logger.warn({ err: error }, 'job worker error'));
     this.worker.on('failed', (job, error) =>
-      this.logger.error({ err: error, job_id: job?.id }, 'job run failed in BullMQ; the reconciler enqueues it again'),
+      this.logger.error(
+        { err: error, job_id: job?.id },
+        'job run failed in BullMQ; the reconciler enqueues it again',
+      ),
     );
     this.worker.run().catch((error: unknown) => this.logger.error({ err: error }, 'job worker stopped'));
   }

@@ -16,6 +16,8 @@ describe('durable job runs', () => {
 
   it('doubles the delay after each failed run, up to the cap', () => {
     const options = { backoffMs: 500, maxBackoffMs: 3000 };
-    expect([1, 2, 3, 4, 5].map((attempt) => backoffDelayMs(attempt, options))).toEqual([500, 1000, 2000, 3000, 3000]);
+    expect([1, 2, 3, 4, 5].map((attempt) => backoffDelayMs(attempt, options))).toEqual([
+      500, 1000, 2000, 3000, 3000,
+    ]);
   });
 });

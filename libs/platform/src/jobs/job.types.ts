@@ -90,11 +90,15 @@ export interface RunData {
 export function runDataOf(data: unknown): RunData | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   const { id, attempt } = data as Record<string, unknown>;
-  if (typeof id !== 'string' || id === '' || !Number.isInteger(attempt) || (attempt as number) < 1) return undefined;
+  if (typeof id !== 'string' || id === '' || !Number.isInteger(attempt) || (attempt as number) < 1)
+    return undefined;
   return { id, attempt: attempt as number };
 }
 
 /** Exponential backoff after failed run `attempt` (1-based), capped. */
-export function backoffDelayMs(attempt: number, options: Pick<ResolvedJobsOptions, 'backoffMs' | 'maxBackoffMs'>): number {
+export function backoffDelayMs(
+  attempt: number,
+  options: Pick<ResolvedJobsOptions, 'backoffMs' | 'maxBackoffMs'>,
+): number {
   return Math.min(options.maxBackoffMs, options.backoffMs * 2 ** Math.max(0, attempt - 1));
 }

@@ -53,7 +53,8 @@ class JobsLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown
     const unhandled = (await this.store.pendingKinds(this.dataSource)).filter(
       (kind) => !this.registry.handlerOf(kind) || this.registry.recordOf(kind),
     );
-    if (unhandled.length > 0) throw new Error(`pending durable jobs of kind(s) ${unhandled.join(', ')} have no @HandleJob handler`);
+    if (unhandled.length > 0)
+      throw new Error(`pending durable jobs of kind(s) ${unhandled.join(', ')} have no @HandleJob handler`);
     this.worker = this.moduleRef.get(this.workerType);
     this.worker.start();
     this.reconciler.start();

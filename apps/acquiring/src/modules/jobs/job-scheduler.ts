@@ -27,9 +27,17 @@ export class JobScheduler implements OnApplicationBootstrap {
   }
 
   /** @deprecated `DurableJobs.schedule(tx, job)`. Records the job in `manager`'s transaction; `enqueue` it after commit. */
-  async schedule(manager: EntityManager, kind: JobKind, subjectId: string, dueAt: Date): Promise<ScheduledJob> {
+  async schedule(
+    manager: EntityManager,
+    kind: JobKind,
+    subjectId: string,
+    dueAt: Date,
+  ): Promise<ScheduledJob> {
     const scheduled: ScheduledJob = { afterCommit: [] };
-    await this.jobs.schedule({ manager, afterCommit: (hook) => scheduled.afterCommit.push(hook) }, { kind, subjectId, dueAt });
+    await this.jobs.schedule(
+      { manager, afterCommit: (hook) => scheduled.afterCommit.push(hook) },
+      { kind, subjectId, dueAt },
+    );
     return scheduled;
   }
 
