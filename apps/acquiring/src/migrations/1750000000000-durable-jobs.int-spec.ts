@@ -66,6 +66,14 @@ describe('moving scheduled_jobs to durable_jobs', () => {
       ]);
       const [{ exists }] = await after.query(`SELECT to_regclass('scheduled_jobs') IS NOT NULL AS exists`);
       expect(exists).toBe(false);
+
+      await after.undoLastMigration();
+      expect(await after.query(`SELECT job_id, state, attempts FROM scheduled_jobs ORDER BY job_id`)).toEqual(
+        [
+          { job_id: 'job_done', state: 'done', attempts: 0 },
+          { job_id: 'job_pending', state: 'pending', attempts: 2 },
+        ],
+      );
     } finally {
       await after.destroy();
     }

@@ -20,30 +20,17 @@ export class AcquiringDurableJobs1750000000000 implements MigrationInterface {
     await runner.query('DROP TABLE scheduled_jobs');
   }
 
+  /** Back to a `scheduled_jobs` holding every job; a failed one goes back as pending, to be tried again. */
   async down(runner: QueryRunner): Promise<void> {
     await runner.query(`
-      CREATE TABLE scheduled_jobs (
-        job_id       text        PRIMARY KEY,
-        kind         text        NOT NULL,
-        subject_id   text        NOT NULL,
-        due_at       timestamptz NOT NULL,
-        state        text        NOT NULL CHECK (state IN ('pending', 'done')),
-        attempts     integer     NOT NULL DEFAULT 0,
-        last_error   text,
-        enqueued_at  timestamptz,
-        created_at   timestamptz NOT NULL DEFAULT now(),
-        updated_at   timestamptz NOT NULL DEFAULT now(),
-        UNIQUE (kind, subject_id)
-      )`);
+      CREATE TABLE scheduled_jobs AS
+      SELECT job_id, kind, subject_id, due_at, CASE WHEN status = 'done' THEN 'done' ELSE 'pending' END AS state,
+             attempts, last_error, NULL::timestamptz AS enqueued_at, created_at, updated_at
+        FROM durable_jobs`);
+    await runner.query('ALTER TABLE scheduled_jobs ADD PRIMARY KEY (job_id), ADD UNIQUE (kind, subject_id)');
     await runner.query(
       `CREATE INDEX scheduled_jobs_pending ON scheduled_jobs (due_at) WHERE state = 'pending'`,
     );
-    // A failed job has no older equivalent: it goes back as pending, to be tried again.
-    await runner.query(`
-      INSERT INTO scheduled_jobs (job_id, kind, subject_id, due_at, state, attempts, last_error, created_at, updated_at)
-      SELECT job_id, kind, subject_id, due_at, CASE WHEN status = 'done' THEN 'done' ELSE 'pending' END,
-             attempts, last_error, created_at, updated_at
-        FROM durable_jobs`);
     await runner.query('DELETE FROM durable_jobs');
   }
 }
