@@ -1,5 +1,4 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
-import { CommandTopics } from '@paygrid/contracts';
 import { commandControllerFor, PlatformModule } from '@paygrid/platform';
 import { ACQUIRING_CONFIG, AcquiringConfig, assertProductionKeys } from './config';
 import { UnitOfWork } from './common/unit-of-work';
@@ -84,7 +83,7 @@ export class AcquiringModule {
           jobs: { queue: JOB_QUEUE_NAME, prefix: config.JOBS_PREFIX, reconcileIntervalMs: config.JOBS_RECONCILE_INTERVAL_MS },
         }),
       ],
-      controllers: [commandControllerFor(CommandTopics.acquiring)],
+      controllers: [commandControllerFor('acquiring', config)],
       providers,
     };
   }

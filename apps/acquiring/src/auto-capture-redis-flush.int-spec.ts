@@ -1,36 +1,23 @@
 import Redis from 'ioredis';
 import { AcquiringCommands, PaymentIntentView } from '@paygrid/contracts';
 import { DurableJobs } from '@paygrid/platform';
-import { TestDatabase, testRedisUrl } from '@paygrid/testing';
+import { actorOf, resultOf, testRedisUrl, waitFor } from '@paygrid/testing';
 import { SANDBOX_CARDS } from './modules/connectors/sandbox.connector';
-import {
-  AcquiringApp,
-  AcquiringBus,
-  actorOf,
-  createAcquiringDatabase,
-  intentBody,
-  resultOf,
-  sealedCard,
-  startAcquiringApp,
-  waitFor,
-} from './test/acquiring-app.harness';
+import { AcquiringService, intentBody, sealedCard, startAcquiring } from './test/acquiring-service';
 
 /**
  * Issue 14: a Redis that loses its state while 100 manual-capture intents wait for their window to
  * close loses none of them. The service runs on a Redis logical database of this file's own (db 7),
  * so emptying it (FLUSHDB) is, for the service, exactly a FLUSHALL, and touches nothing else. After the
  * flush only Postgres knows the captures are due; the reconciler must bring each one back, and each
- * must run once. Only this test's intents are counted: a new consumer group reads the shared command
- * topic from its start, so commands other tests sent a moment ago may create intents here too.
+ * must run once.
  */
 const INTENTS = 100;
 const WINDOW_MS = 20_000;
 const REDIS_DB = 7;
 
 describe('auto-capture across a Redis flush', () => {
-  let database: TestDatabase;
-  let service: AcquiringApp;
-  let bus: AcquiringBus;
+  let service: AcquiringService;
   let redis: Redis;
   const actor = actorOf();
 
@@ -39,20 +26,15 @@ describe('auto-capture across a Redis flush', () => {
     url.pathname = `/${REDIS_DB}`;
     redis = new Redis(url.toString(), { maxRetriesPerRequest: 2 });
     await redis.flushdb();
-    database = await createAcquiringDatabase();
-    service = await startAcquiringApp(database.url, {
-      REDIS_URL: url.toString(),
-      CAPTURE_WINDOW_OVERRIDE_MS: String(WINDOW_MS),
+    service = await startAcquiring({
+      env: { REDIS_URL: url.toString(), CAPTURE_WINDOW_OVERRIDE_MS: String(WINDOW_MS) },
     });
-    bus = await AcquiringBus.connect();
-  }, 420_000);
+  }, 120_000);
 
   afterAll(async () => {
-    await bus?.close();
     await service?.close();
     await redis?.flushdb();
     redis?.disconnect();
-    await database?.drop();
   });
 
   const attemptIds: string[] = [];
@@ -70,7 +52,7 @@ describe('auto-capture across a Redis flush', () => {
       const created = await Promise.all(
         Array.from({ length: 10 }, async () =>
           resultOf(
-            await bus.send<PaymentIntentView>(
+            await service.mutate<PaymentIntentView>(
               AcquiringCommands.createIntent,
               intentBody({
                 payment_method: sealedCard(
@@ -113,7 +95,7 @@ describe('auto-capture across a Redis flush', () => {
     expect(await statesOf()).toEqual(Array(INTENTS).fill({ status: 'done', attempts: 1 }));
     for (const intent of intents) {
       const current = resultOf(
-        await bus.send<PaymentIntentView>(
+        await service.send<PaymentIntentView>(
           AcquiringCommands.retrieveIntent,
           { payment_intent_id: intent.payment_intent_id },
           { actor },

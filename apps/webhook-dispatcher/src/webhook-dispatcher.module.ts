@@ -1,30 +1,22 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { CommandTopics } from '@paygrid/contracts';
 import { commandControllerFor, PlatformModule } from '@paygrid/platform';
-import { DISPATCHER_CONFIG, DispatcherConfig, privateUrlsAllowed } from './config';
+import { DispatcherConfig } from './config';
 import { WebhookEvents1710000000100 } from './migrations/1710000000100-webhook-events';
 import { WebhookDeliveries1740000000000 } from './migrations/1740000000000-webhook-deliveries';
-import { DeliveryCommandHandlers } from './modules/deliveries/delivery.commands';
-import { DeliveryRepository } from './modules/deliveries/delivery.repository';
-import { DeliveryService } from './modules/deliveries/delivery.service';
-import { EndpointCommandHandlers } from './modules/endpoints/endpoint.commands';
-import { EndpointRepository } from './modules/endpoints/endpoint.repository';
-import { EndpointService } from './modules/endpoints/endpoint.service';
-import { EventIntakeService } from './modules/events/event-intake.service';
-import { EventRepository } from './modules/events/event.repository';
-import { OpsQueuesController } from './modules/ops/ops-queues.controller';
-import { OpsTokenGuard } from './modules/ops/ops-token.guard';
-import { DeliveryProcessor } from './modules/sending/delivery-processor';
-import { DeliveryQueue, deliveryJobsOptions } from './modules/sending/delivery-queue';
-import { DeliveryJobs } from './modules/sending/delivery.jobs';
-import { WebhookMetrics } from './modules/sending/webhook-metrics';
-import { WebhookSender } from './modules/sending/webhook-sender';
+import { DeliveriesModule } from './modules/deliveries/deliveries.module';
+import { EndpointsModule } from './modules/endpoints/endpoints.module';
+import { EventsModule } from './modules/events/events.module';
+import { OpsModule } from './modules/ops/ops.module';
+import { deliveryJobsOptions } from './modules/sending/delivery-queue';
+import { SendingModule } from './modules/sending/sending.module';
 
 /**
  * The webhook dispatcher (docs/webhooks.md): stores every domain event once and fans it out to the
- * subscribed endpoints, delivers signed with BullMQ retries while Postgres keeps the record of what is
- * due, answers the `webhooks` command family (endpoints, deliveries, replay), and serves the on-call
- * queue view and metrics on its own port.
+ * subscribed endpoints, delivers signed with retries as durable jobs (Postgres keeps the record of what
+ * is due, BullMQ wakes the worker), answers the `webhooks` command family (endpoints, deliveries,
+ * replay), and serves the on-call queue view and metrics on its own port.
+ *
+ * Features import one another one way: deliveries ← endpoints ← events, sending; deliveries ← ops.
  */
 @Module({})
 export class WebhookDispatcherModule {
@@ -44,33 +36,13 @@ export class WebhookDispatcherModule {
           redis: true,
           jobs: deliveryJobsOptions(config),
         }),
+        DeliveriesModule,
+        EndpointsModule,
+        EventsModule,
+        SendingModule,
+        OpsModule,
       ],
-      controllers: [commandControllerFor(CommandTopics.webhooks), OpsQueuesController],
-      providers: [
-        { provide: DISPATCHER_CONFIG, useValue: config },
-        {
-          provide: WebhookSender,
-          useFactory: () =>
-            new WebhookSender({
-              timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-              allowPrivate: privateUrlsAllowed(config),
-              maxSockets: config.WEBHOOK_CONCURRENCY,
-            }),
-        },
-        WebhookMetrics,
-        EventRepository,
-        EndpointRepository,
-        DeliveryRepository,
-        DeliveryQueue,
-        EndpointService,
-        DeliveryService,
-        DeliveryProcessor,
-        DeliveryJobs,
-        EventIntakeService,
-        EndpointCommandHandlers,
-        DeliveryCommandHandlers,
-        OpsTokenGuard,
-      ],
+      controllers: [commandControllerFor('webhooks', config)],
     };
   }
 }

@@ -1,6 +1,7 @@
 import pino from 'pino';
-import { AccountCommands, CreatedCredential } from '@paygrid/contracts';
-import { CommandBus, Metrics } from '@paygrid/platform';
+import { CreatedCredential, CredentialCommand, CredentialPermission, CredentialView } from '@paygrid/contracts';
+import { CommandBus, KafkaNames, Metrics } from '@paygrid/platform';
+import { e2eKafkaPrefix } from './stack-settings';
 
 /**
  * The operator path (what `npm run paygrid -- keys ...` does): commands straight onto the bus, with no
@@ -11,7 +12,8 @@ export async function withOperatorBus<T>(work: (bus: CommandBus) => Promise<T>):
     {
       clientId: 'e2e-operator',
       brokers: (process.env.PAYGRID_E2E_BROKERS ?? '127.0.0.1:9092').split(','),
-      groupId: `e2e-operator-${process.pid}-${Date.now()}`,
+      names: new KafkaNames(e2eKafkaPrefix()),
+      group: `e2e-operator-${process.pid}-${Date.now()}`,
       timeoutMs: 15_000,
     },
     pino({ level: 'silent' }),
@@ -28,19 +30,15 @@ export async function withOperatorBus<T>(work: (bus: CommandBus) => Promise<T>):
 export function createKey(
   bus: CommandBus,
   accountId: string,
-  options: { ip_allowlist?: string[]; permissions?: string[] } = {},
+  options: { ip_allowlist?: string[]; permissions?: CredentialPermission[] } = {},
 ): Promise<CreatedCredential> {
-  return bus.send<CreatedCredential>(
-    'accounts',
-    AccountCommands.createCredential,
+  return bus.execute(
+    CredentialCommand.create,
     { account_id: accountId, label: 'e2e', ...options },
     { actor: null, commandId: `cmd_e2e_${Date.now()}_${Math.random().toString(36).slice(2)}` },
   );
 }
 
-export function revokeKey(bus: CommandBus, keyId: string): Promise<unknown> {
-  return bus.send('accounts', AccountCommands.revokeCredential, { key_id: keyId }, {
-    actor: null,
-    commandId: `cmd_e2e_revoke_${keyId}`,
-  });
+export function revokeKey(bus: CommandBus, keyId: string): Promise<CredentialView> {
+  return bus.execute(CredentialCommand.revoke, { key_id: keyId }, { actor: null, commandId: `cmd_e2e_revoke_${keyId}` });
 }

@@ -1,73 +1,15 @@
-import { AccountStatus, BusinessCode, EntityType, VerificationStatus } from '@paygrid/contracts';
-import { AccountEntity, Address, ContactDetails, DocumentRef, JsonObject, Representative } from './account.entity';
+import { AccountPage, AccountView, BusinessCode, CreatedSubAccountView, RepresentativeView } from '@paygrid/contracts';
+import { Account, Representative } from './account.types';
 
 /**
- * Domain → wire: the Account object of spec 2.10 (list item, retrieve response, and the `data` of
- * account events). Two variants share the common fields: COMPANY adds business_details and the
- * company addresses and representatives; INDIVIDUAL adds person_details and residential_address
- * (the spec does not show that variant; we follow the SDKs' legacy individual create, wire-compat 10.4).
- *
- * Deliberate wire spellings: representatives carry `other_doucments` (the spec's spelling), and the
- * nickname is sent both as `nickname` and as the SDK's `nick_name`. Internal fields (review due time,
- * onboarding answers, capture window) never leave the service.
+ * Domain → wire: the Account object of spec 2.10 (AccountView in libs/contracts: list item, retrieve
+ * response, and the `data` of account events). Deliberate wire spellings: representatives carry
+ * `other_doucments` (the spec's spelling), and the nickname is sent both as `nickname` and as the SDK's
+ * `nick_name`. Internal fields (review due time, onboarding answers, capture window) never leave the
+ * service.
  */
-interface AccountViewBase {
-  account_id: string;
-  short_reference_id: string;
-  business_code: BusinessCode[];
-  email: string;
-  account_name: string;
-  nickname: string | null;
-  nick_name: string | null;
-  country: string;
-  entity_type: EntityType;
-  status: AccountStatus;
-  verification_status: VerificationStatus;
-  /** Empty unless a review was not approved. */
-  review_reason: string;
-  contact_details: ContactDetails;
-  documents: DocumentRef[];
-  tos_acceptance: JsonObject | null;
-  create_time: string;
-  update_time: string;
-}
-
-export type RepresentativeView = Omit<Representative, 'other_documents'> & { other_doucments: DocumentRef[] };
-
-export interface CompanyAccountView extends AccountViewBase {
-  entity_type: 'COMPANY';
-  business_details: JsonObject;
-  registration_address: Address | null;
-  business_address: Address[];
-  representatives: RepresentativeView[];
-}
-
-export interface IndividualAccountView extends AccountViewBase {
-  entity_type: 'INDIVIDUAL';
-  person_details: JsonObject;
-  residential_address: Address | null;
-}
-
-export type AccountView = CompanyAccountView | IndividualAccountView;
-
-export interface AccountPage {
-  total_pages: number;
-  total_items: number;
-  data: AccountView[];
-}
-
-/** Wire-compat 10.3 response of create sub-account. */
-export interface CreatedSubAccountView {
-  account_id: string;
-  short_reference_id: string;
-  status: AccountStatus;
-  business_type: BusinessCode;
-  entity_type: EntityType;
-  nickname: string | null;
-}
-
-export function presentAccount(account: AccountEntity): AccountView {
-  const base: AccountViewBase = {
+export function presentAccount(account: Account): AccountView {
+  const base = {
     account_id: account.accountId,
     short_reference_id: account.shortReferenceId,
     business_code: [...account.businessCode],
@@ -109,7 +51,7 @@ export function presentRepresentative(representative: Representative): Represent
   return { ...rest, other_doucments: other_documents };
 }
 
-export function presentPage(accounts: AccountEntity[], totalItems: number, pageSize: number): AccountPage {
+export function presentPage(accounts: Account[], totalItems: number, pageSize: number): AccountPage {
   return {
     total_pages: Math.ceil(totalItems / pageSize),
     total_items: totalItems,
@@ -117,7 +59,7 @@ export function presentPage(accounts: AccountEntity[], totalItems: number, pageS
   };
 }
 
-export function presentCreated(account: AccountEntity, businessType: BusinessCode): CreatedSubAccountView {
+export function presentCreated(account: Account, businessType: BusinessCode): CreatedSubAccountView {
   return {
     account_id: account.accountId,
     short_reference_id: account.shortReferenceId,

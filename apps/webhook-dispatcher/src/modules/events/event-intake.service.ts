@@ -2,10 +2,10 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { DataSource, EntityManager } from 'typeorm';
 import { Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { Logger } from 'pino';
-import { DomainEvent, EventFormatError, EventTopics, parseDomainEvent } from '@paygrid/contracts';
-import { APP_CONFIG, claimInboxEvent, CONSUMER_DEFAULTS, KAFKA, LOGGER, Metrics } from '@paygrid/platform';
+import { DomainEvent, EventFormatError, parseDomainEvent } from '@paygrid/contracts';
+import { claimInboxEvent, CONSUMER_DEFAULTS, KAFKA, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
 import { DeliveryRepository, NewDelivery } from '../deliveries/delivery.repository';
-import { EndpointEntity } from '../endpoints/endpoint.entity';
+import { Endpoint } from '../endpoints/endpoint.types';
 import { EndpointRepository } from '../endpoints/endpoint.repository';
 import { matchesEventFilter } from '../endpoints/event-filter';
 import { DeliveryQueue } from '../sending/delivery-queue';
@@ -49,16 +49,16 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
     @Inject(KAFKA) private readonly kafka: Kafka,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly metrics: Metrics,
-    @Inject(APP_CONFIG) private readonly config: { KAFKA_GROUP_PREFIX: string },
+    private readonly names: KafkaNames,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     const consumer = this.kafka.consumer({
-      groupId: `${this.config.KAFKA_GROUP_PREFIX}-webhook-intake`,
+      groupId: this.names.group(INTAKE_CONSUMER),
       ...CONSUMER_DEFAULTS,
     });
     await consumer.connect();
-    await consumer.subscribe({ topics: Object.values(EventTopics), fromBeginning: true });
+    await consumer.subscribe({ topics: this.names.eventTopics(), fromBeginning: true });
     await consumer.run({
       partitionsConsumedConcurrently: 3,
       eachBatchAutoResolve: false,
@@ -111,7 +111,7 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
 
   /** Which endpoints get each event (endpoints looked up once per account of the chunk). */
   private async fanOut(manager: EntityManager, events: DomainEvent[]): Promise<NewDelivery[]> {
-    const candidates = new Map<string, EndpointEntity[]>();
+    const candidates = new Map<string, Endpoint[]>();
     const pairs: NewDelivery[] = [];
     for (const event of events) {
       const key = `${event.account_id}\n${event.master_account_id}`;

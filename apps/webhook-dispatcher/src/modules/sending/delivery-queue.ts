@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { DurableJobs, JobRun, JobsOptions } from '@paygrid/platform';
 import { DispatcherConfig } from '../../config';
-import { DueDelivery } from '../deliveries/delivery.entity';
+import { DueDelivery } from '../deliveries/delivery.types';
 import { WebhookMetrics } from './webhook-metrics';
 
 /**
