@@ -1,5 +1,6 @@
 import { AppName, appDescriptor } from './app-catalog';
 import { env, ConfigSchema } from './config';
+import { tracingConfig } from '../tracing/tracing-config';
 
 /** Variables every app reads. Each app adds its own on top (see apps/<app>/src/config.ts). */
 export function commonConfig(app: AppName) {
@@ -21,6 +22,7 @@ export function commonConfig(app: AppName) {
     KAFKA_GROUP_PREFIX: env.string('prefix of Kafka consumer group ids (lets two stacks share a broker)', {
       default: 'paygrid',
     }),
+    ...tracingConfig(),
   } satisfies ConfigSchema;
 }
 

@@ -13,6 +13,7 @@ import { ApiError, Errors } from '../errors/api-error';
 import { currentCorrelationId, CORRELATION_HEADER } from '../logging/correlation';
 import { Metrics } from '../metrics/metrics';
 import { nestKafkaOptions } from './kafka-factory';
+import { endCommandSend, startCommandSend } from '../tracing/messaging-spans';
 
 /**
  * The sending side of request/reply over Kafka (Nest's ClientKafka). Every command waits for its
@@ -78,8 +79,9 @@ export class CommandBus {
     const message = {
       key: options.key ?? options.commandId ?? randomUUID(),
       value: envelope,
-      headers: correlationId ? { [CORRELATION_HEADER]: correlationId } : {},
+      headers: correlationId ? { [CORRELATION_HEADER]: correlationId } : ({} as Record<string, string>),
     };
+    const span = startCommandSend(CommandTopics[family], envelope, message.headers);
     const started = process.hrtime.bigint();
     let outcome = 'ok';
     try {
@@ -96,6 +98,7 @@ export class CommandBus {
       throw Errors.serviceUnavailable(type);
     } finally {
       this.metrics.commandRequests.observe({ type, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+      endCommandSend(span, outcome);
     }
   }
 }

@@ -2,11 +2,13 @@ import { Controller, Type } from '@nestjs/common';
 import { Ctx, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
 import { CommandTopic } from '@paygrid/contracts';
 import { CommandDispatcher } from './command-dispatcher';
+import { traceCommandHandling } from '../tracing/messaging-spans';
 
 /**
  * The one Kafka controller of a service: everything on its command topic goes to the dispatcher,
  * which finds the `@CommandHandler` for the command's type. Built per topic because Nest allows one
- * handler per pattern per app.
+ * handler per pattern per app. Each command is handled in its `process <type>` span, and the reply
+ * carries that span's trace context (tracing/messaging-spans.ts).
  */
 export function commandControllerFor(topic: CommandTopic): Type<unknown> {
   @Controller()
@@ -15,7 +17,8 @@ export function commandControllerFor(topic: CommandTopic): Type<unknown> {
 
     @MessagePattern(topic)
     handle(@Payload() payload: unknown, @Ctx() context: KafkaContext) {
-      return this.dispatcher.dispatch(payload, context);
+      const headers = context.getMessage().headers as Record<string, unknown> | undefined;
+      return traceCommandHandling(topic, headers, payload, () => this.dispatcher.dispatch(payload, context));
     }
   }
   return CommandTopicController;

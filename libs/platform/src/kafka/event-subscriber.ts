@@ -4,6 +4,7 @@ import { DomainEvent, EventFormatError, parseDomainEvent } from '@paygrid/contra
 import { CORRELATION_HEADER, runWithCorrelation } from '../logging/correlation';
 import { Metrics } from '../metrics/metrics';
 import { CONSUMER_DEFAULTS, headerText } from './kafka-factory';
+import { traceEventHandling } from '../tracing/messaging-spans';
 
 /**
  * Consumes domain event topics with a plain kafkajs consumer, so the commit policy is ours: an
@@ -35,7 +36,7 @@ export class EventSubscriber {
       partitionsConsumedConcurrently: 3,
       eachMessage: async ({ topic, message }) => {
         const headers = message.headers as Record<string, unknown> | undefined;
-        await runWithCorrelation(headerText(headers, CORRELATION_HEADER), async () => {
+        await traceEventHandling(topic, headers, () => runWithCorrelation(headerText(headers, CORRELATION_HEADER), async () => {
           let event: DomainEvent;
           try {
             event = parseDomainEvent(message.value?.toString('utf8') ?? '');
@@ -53,7 +54,7 @@ export class EventSubscriber {
             this.logger.error({ err: error, topic, event_id: event.event_id }, 'event handler failed; will retry');
             throw error;
           }
-        });
+        }));
       },
     });
     this.consumer = consumer;
