@@ -18,13 +18,15 @@ import { LOGGER } from '../nest/tokens';
 
 /**
  * Boots one app: Nest on Fastify (1 MiB body limit), the spec's error envelopes for every failure,
- * tracing (installed first, one span per HTTP request), HTTP metrics, the Kafka command consumer for services, graceful shutdown on SIGTERM/SIGINT, and a
- * clear message instead of a stack when the port is taken.
+ * tracing (installed first, one span per HTTP request), HTTP metrics, the Kafka command consumer for
+ * services, graceful shutdown on SIGTERM/SIGINT, and a clear message instead of a stack when the port
+ * is taken.
  */
 export interface StartOptions {
   app: AppName;
   module: Type<unknown> | DynamicModule;
-  config: { PORT: number; HOST: string; KAFKA_BROKERS: string[]; LOG_LEVEL: string; KAFKA_GROUP_PREFIX: string } & TracingConfig;
+  config: { PORT: number; HOST: string; KAFKA_BROKERS: string[]; LOG_LEVEL: string; KAFKA_GROUP_PREFIX: string } &
+    TracingConfig;
   /** Services consume their command topic; the gateway does not. */
   consumesCommands: boolean;
   /** Extra HTTP setup (routes outside Nest, global prefix, docs). */

@@ -11,7 +11,7 @@ import { traceEventHandling } from '../tracing/messaging-spans';
  * offset is committed only after the handler resolved. A handler failure is retried (kafkajs restarts
  * the consumer from the last committed offset), so an event is never skipped because a database was
  * briefly down; handlers are idempotent through the inbox. A malformed message cannot ever succeed:
- * it is logged and skipped.
+ * it is logged and skipped. Each event is handled in a `process <topic>` span continuing its trace.
  */
 export type EventHandler = (event: DomainEvent, topic: string) => Promise<'applied' | 'duplicate'>;
 
@@ -36,7 +36,8 @@ export class EventSubscriber {
       partitionsConsumedConcurrently: 3,
       eachMessage: async ({ topic, message }) => {
         const headers = message.headers as Record<string, unknown> | undefined;
-        await traceEventHandling(topic, headers, () => runWithCorrelation(headerText(headers, CORRELATION_HEADER), async () => {
+        const correlationId = headerText(headers, CORRELATION_HEADER);
+        await traceEventHandling(topic, headers, () => runWithCorrelation(correlationId, async () => {
           let event: DomainEvent;
           try {
             event = parseDomainEvent(message.value?.toString('utf8') ?? '');
