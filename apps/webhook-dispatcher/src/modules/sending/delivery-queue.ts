@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
+import { JobTraceContext, jobTraceContext } from '@paygrid/platform';
 import { DISPATCHER_CONFIG, DispatcherConfig } from '../../config';
 import { DueDelivery } from '../deliveries/delivery.entity';
 import { WebhookMetrics } from './webhook-metrics';
@@ -17,6 +18,8 @@ export const DELIVERY_QUEUE = 'webhook-deliveries';
 export interface DeliveryJob {
   delivery_id: string;
   attempt: number;
+  /** The trace that made the attempt due (the event's intake, the previous attempt); absent in older jobs. */
+  trace_context?: JobTraceContext;
 }
 
 export function jobIdOf(delivery: Pick<DueDelivery, 'deliveryId' | 'attempt'>): string {
@@ -49,10 +52,11 @@ export class DeliveryQueue implements OnApplicationShutdown {
   async enqueue(due: DueDelivery[]): Promise<void> {
     if (due.length === 0) return;
     const now = Date.now();
+    const traceContext = jobTraceContext();
     await this.queue.addBulk(
       due.map((delivery) => ({
         name: 'deliver',
-        data: { delivery_id: delivery.deliveryId, attempt: delivery.attempt },
+        data: { delivery_id: delivery.deliveryId, attempt: delivery.attempt, trace_context: traceContext },
         opts: { jobId: jobIdOf(delivery), delay: Math.max(0, delivery.dueAt.getTime() - now) },
       })),
     );

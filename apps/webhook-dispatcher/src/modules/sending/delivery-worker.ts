@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { Worker } from 'bullmq';
 import Redis from 'ioredis';
 import { Logger } from 'pino';
-import { LOGGER } from '@paygrid/platform';
+import { LOGGER, traceJob } from '@paygrid/platform';
 import { DISPATCHER_CONFIG, DispatcherConfig } from '../../config';
 import { DELIVERY_QUEUE, DeliveryJob } from './delivery-queue';
 import { DeliveryProcessor, ProcessOutcome } from './delivery-processor';
@@ -12,6 +12,7 @@ import { DeliveryProcessor, ProcessOutcome } from './delivery-processor';
  * WEBHOOK_STALLED_INTERVAL_MS, so the jobs of a worker that died (kill -9, lost node) run again that
  * soon; a job that stalls twice is failed and removed, and the reconciler re-enqueues its delivery from
  * Postgres. A job that throws (database down) is removed the same way, never retried blindly by BullMQ.
+ * Each job runs in a `deliver webhook` span, continuing the trace that enqueued it.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -31,7 +32,17 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     });
     this.worker = new Worker<DeliveryJob, ProcessOutcome>(
       DELIVERY_QUEUE,
-      (job) => this.processor.process(job.data),
+      (job) =>
+        traceJob(
+          'deliver webhook',
+          job.data.trace_context,
+          { 'paygrid.delivery_id': job.data.delivery_id, 'paygrid.delivery.attempt': job.data.attempt },
+          async (span) => {
+            const outcome = await this.processor.process(job.data);
+            span.setAttribute('paygrid.delivery.outcome', outcome);
+            return outcome;
+          },
+        ),
       {
         connection: this.connection,
         prefix: this.config.WEBHOOK_QUEUE_PREFIX,
