@@ -3,7 +3,7 @@ import { Job, Queue, Worker } from 'bullmq';
 import Redis from 'ioredis';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { Executor, LOGGER } from '@paygrid/platform';
+import { Executor, LOGGER, traceJob } from '@paygrid/platform';
 import { ACQUIRING_CONFIG, AcquiringConfig } from '../../config';
 import { JobRepository } from './job.repository';
 import { JOB_KINDS, JOB_QUEUE_NAME, JobHandler, JobKind, ScheduledJob } from './job.types';
@@ -71,7 +71,10 @@ export class JobScheduler implements OnApplicationBootstrap, OnApplicationShutdo
     this.connection = new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: null, connectionName: 'acquiring-jobs' });
     const options = { connection: this.connection, prefix: this.config.JOBS_PREFIX };
     this.queue = new Queue<JobData>(JOB_QUEUE_NAME, options);
-    this.worker = new Worker<JobData>(JOB_QUEUE_NAME, (job) => this.run(job), { ...options, concurrency: 8 });
+    // Each run is a trace of its own (an auto-capture hours after the create): its events carry it onward.
+    const run = (job: Job<JobData>) =>
+      traceJob(`job ${job.name}`, undefined, { 'paygrid.job.kind': job.name }, () => this.run(job));
+    this.worker = new Worker<JobData>(JOB_QUEUE_NAME, run, { ...options, concurrency: 8 });
     this.worker.on('failed', (job, error) =>
       this.logger.warn({ err: error, job_id: job?.data.jobId, kind: job?.name }, 'acquiring job failed; will retry'),
     );
