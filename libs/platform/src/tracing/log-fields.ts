@@ -9,12 +9,11 @@ export interface TraceLogFields {
   span_id?: string;
 }
 
-const NONE: TraceLogFields = Object.freeze({});
-
+/** A new object on every call: pino merges each line's own fields into what the mixin returns. */
 export function traceLogFields(): TraceLogFields {
   const span = trace.getSpan(context.active());
-  if (!span) return NONE;
+  if (!span) return {};
   const spanContext = span.spanContext();
-  if (!isSpanContextValid(spanContext)) return NONE;
+  if (!isSpanContextValid(spanContext)) return {};
   return { trace_id: spanContext.traceId, span_id: spanContext.spanId };
 }

@@ -295,18 +295,20 @@ describe('log lines', () => {
       { kind: SpanKind.INTERNAL },
       extractTraceContext({}),
       async (span) => {
-        runWithCorrelation('req-3', () => logger.info('inside'));
+        runWithCorrelation('req-3', () => logger.info({ step: 1 }, 'inside'));
+        logger.info({ step: 2 }, 'inside, no correlation');
         return span.spanContext();
       },
     );
-    logger.info('outside');
-    expect(lines[0]).toMatchObject({
-      msg: 'inside',
-      correlation_id: 'req-3',
-      trace_id: inside.traceId,
-      span_id: inside.spanId,
-    });
-    expect(lines[1].msg).toBe('outside');
-    expect(lines[1]).not.toHaveProperty('trace_id');
+    logger.info({ step: 3 }, 'outside');
+    logger.info({ step: 4 }, 'outside again');
+    const ids = { trace_id: inside.traceId, span_id: inside.spanId };
+    expect(lines[0]).toMatchObject({ msg: 'inside', step: 1, correlation_id: 'req-3', ...ids });
+    expect(lines[1]).toMatchObject({ msg: 'inside, no correlation', step: 2, ...ids });
+    expect(lines[2]).toMatchObject({ msg: 'outside', step: 3 });
+    expect(lines[2]).not.toHaveProperty('trace_id');
+    // Each line's fields stay its own (pino merges them into the object the mixin returns).
+    expect(lines[3]).toMatchObject({ msg: 'outside again', step: 4 });
+    expect(lines[3]).not.toHaveProperty('step', 3);
   });
 });

@@ -81,16 +81,23 @@ export function installTracingForTests(app: string, spanProcessors: SpanProcesso
   register(app, { sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }), spanProcessors });
 }
 
-/** Sends what is buffered (at shutdown); resolves at once when nothing is exported. */
+/**
+ * Sends what is buffered (at shutdown); resolves at once when nothing is exported. Never rejects: a
+ * collector that is down must not fail an app's shutdown (the loss is logged).
+ */
 export async function flushTracing(): Promise<void> {
-  await provider?.forceFlush();
+  await provider
+    ?.forceFlush()
+    .catch((error: unknown) => diag.warn('flushing spans failed; they are lost', error));
 }
 
 /** Undoes installTracing (tests); spans already buffered are exported first. */
 export async function uninstallTracing(): Promise<void> {
   const current = provider;
   uninstall();
-  await current?.shutdown();
+  await current
+    ?.shutdown()
+    .catch((error: unknown) => diag.warn('flushing spans failed; they are lost', error));
 }
 
 function register(app: string, setup: TracingSetup): void {
@@ -156,13 +163,14 @@ export function markFailed(span: Span, error: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message });
 }
 
+/** The SDK's own complaints (a collector that is down) at warn at most: tracing never fails a request. */
 function pinoDiagLogger(logger: Logger) {
   const write =
-    (level: 'error' | 'warn' | 'info' | 'debug') =>
+    (level: 'warn' | 'info' | 'debug') =>
     (message: string, ...args: unknown[]) =>
       logger[level]({ otel: args.length > 0 ? args : undefined }, `tracing: ${message}`);
   return {
-    error: write('error'),
+    error: write('warn'),
     warn: write('warn'),
     info: write('info'),
     debug: write('debug'),
