@@ -19,6 +19,8 @@ const OPEN_TRANSACTION = Symbol('paygrid.pg.transaction');
 const TRANSACTION_START = /^\s*(START\s+TRANSACTION|BEGIN)\b/i;
 const TRANSACTION_END = /^\s*(COMMIT|ROLLBACK|END)\s*;?\s*$/i;
 const TARGET = /\b(?:INTO|UPDATE|FROM)\s+("?[\w.]+"?)/i;
+/** A SELECT of a function and nothing else: `SELECT pg_notify(...)`, `SELECT pg_try_advisory_xact_lock(...)`. */
+const CALLED = /^\s*SELECT\s+([\w.]+)\s*\(/i;
 const MAX_STATEMENT_LENGTH = 2000;
 
 interface OpenTransaction {
@@ -75,7 +77,7 @@ Object.defineProperty(TracedPgClient.prototype, 'query', {
 
 function statement(client: Client, args: unknown[], text: string, parent: Context): unknown {
   const operation = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? 'QUERY';
-  const target = TARGET.exec(text)?.[1]?.replace(/"/g, '');
+  const target = (TARGET.exec(text) ?? CALLED.exec(text))?.[1]?.replace(/"/g, '');
   const span = tracer().startSpan(
     target ? `${operation} ${target}` : operation,
     {

@@ -200,11 +200,17 @@ describe('one trace from an HTTP request through Kafka, the service, Postgres an
     const transaction = only(spans, 'transaction');
     expect(transaction.parentSpanContext?.spanId).toBe(processed.spanContext().spanId);
     expect(transaction.attributes['db.namespace']).toBe(database.name);
+    expect(transaction.attributes['paygrid.db.transaction.end']).toBe('COMMIT');
     const statements = spans.filter(
       (span) => span.parentSpanContext?.spanId === transaction.spanContext().spanId,
     );
     expect(statements.map((span) => span.name)).toEqual(
-      expect.arrayContaining(['INSERT processed_commands', 'INSERT outbox', 'UPDATE processed_commands']),
+      expect.arrayContaining([
+        'INSERT processed_commands',
+        'INSERT outbox',
+        'SELECT pg_notify',
+        'UPDATE processed_commands',
+      ]),
     );
     expect(transaction.attributes['paygrid.db.statements']).toBe(statements.length);
     expect(statements.every((span) => span.status.code !== SpanStatusCode.ERROR)).toBe(true);
