@@ -1,4 +1,4 @@
-import { ConfigVar } from '../config/config';
+import { ConfigVar, env } from '../config/config';
 
 /**
  * The tracing variables every app reads (part of commonConfig). Standard OpenTelemetry names, so a
@@ -13,8 +13,11 @@ export interface TracingConfig {
 
 export function tracingConfig() {
   return {
-    OTEL_EXPORTER_OTLP_ENDPOINT: optionalHttpUrl(
-      'OTLP/HTTP (protobuf) collector base URL, e.g. http://127.0.0.1:4318 (spans go to <url>/v1/traces); empty: no export, tracing costs next to nothing',
+    OTEL_EXPORTER_OTLP_ENDPOINT: optional(
+      env.url(
+        'OTLP/HTTP (protobuf) collector base URL, e.g. http://127.0.0.1:4318 (spans go to <url>/v1/traces); empty: no export, tracing costs next to nothing',
+        ['http', 'https'],
+      ),
     ),
     OTEL_TRACES_SAMPLER_ARG: ratio(
       'share of new traces (started at the gateway) recorded and exported, 0 to 1; services follow the caller (parent-based)',
@@ -23,23 +26,9 @@ export function tracingConfig() {
   };
 }
 
-function optionalHttpUrl(description: string): ConfigVar<string | undefined> {
-  return {
-    description,
-    default: '',
-    parse(raw) {
-      if (raw === '') return undefined;
-      let url: URL;
-      try {
-        url = new URL(raw);
-      } catch {
-        throw new Error('is not a URL');
-      }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        throw new Error('protocol must be one of http, https');
-      return raw;
-    },
-  };
+/** An optional variable: empty or unset is undefined, anything else must parse. */
+function optional<T>(variable: ConfigVar<T>): ConfigVar<T | undefined> {
+  return { ...variable, default: '', parse: (raw) => (raw === '' ? undefined : variable.parse(raw)) };
 }
 
 function ratio(description: string, fallback: string): ConfigVar<number> {
