@@ -13,24 +13,12 @@ import { join } from 'node:path';
 import { load, loadAll } from 'js-yaml';
 import { APP_CATALOG, AppDescriptor, AppName, ConfigSchema } from '@paygrid/platform';
 import { allTopics } from '@paygrid/contracts';
-import { configSchema as gatewayConfig } from '../apps/gateway/src/config';
-import { configSchema as accountsConfig } from '../apps/accounts/src/config';
-import { configSchema as acquiringConfig } from '../apps/acquiring/src/config';
-import { configSchema as payoutsConfig } from '../apps/payouts/src/config';
-import { configSchema as issuingConfig } from '../apps/issuing/src/config';
-import { configSchema as webhookDispatcherConfig } from '../apps/webhook-dispatcher/src/config';
+import { appSchemas } from '@paygrid/local-stack';
 
 const ROOT = join(__dirname, '..');
 
-/** Each app's configSchema. Typed by AppName, so an app added to the catalog must be added here. */
-const SCHEMAS: Record<AppName, ConfigSchema> = {
-  gateway: gatewayConfig,
-  accounts: accountsConfig,
-  acquiring: acquiringConfig,
-  payouts: payoutsConfig,
-  issuing: issuingConfig,
-  'webhook-dispatcher': webhookDispatcherConfig,
-};
+/** Each app's configSchema (typed by AppName: an app added to the catalog must be added there). */
+const SCHEMAS: Record<AppName, ConfigSchema> = appSchemas();
 
 /** Variables the manifests may set although no configSchema declares them: each is read by a library. */
 const EXTERNAL_VARS: Record<string, string> = {

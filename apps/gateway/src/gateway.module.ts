@@ -1,5 +1,5 @@
-import { DynamicModule, Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { DynamicModule, Module, Type } from '@nestjs/common';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ConfigOf, PlatformModule } from '@paygrid/platform';
 import { configSchema } from './config';
 import { IdempotencyRecords1710000000000 } from './migrations/1710000000000-idempotency-records';
@@ -11,6 +11,7 @@ import { TokenService } from './modules/auth/token.service';
 import { commandBusProviders } from './modules/commands/command-bus.provider';
 import { ServiceCalls } from './modules/commands/service-calls';
 import { IdempotencyRepository } from './modules/idempotency/idempotency.repository';
+import { IdempotencyInterceptor } from './modules/idempotency/idempotency.interceptor';
 import { IdempotencyService } from './modules/idempotency/idempotency.service';
 import { AccountsController } from './modules/accounts/accounts.controller';
 import { acquiringControllers, acquiringProviders } from './modules/acquiring';
@@ -18,6 +19,17 @@ import { GatewayHealthController } from './modules/health/gateway-health.control
 import { UnavailableController } from './modules/unavailable/unavailable.controller';
 import { DiagnosticsController } from './modules/diagnostics/diagnostics.controller';
 import { WebhooksController } from './modules/webhooks/webhooks.controller';
+
+/** Every route of the gateway (the API reference is generated from these). */
+export const GATEWAY_CONTROLLERS: Type<unknown>[] = [
+  TokenController,
+  AccountsController,
+  ...acquiringControllers,
+  WebhooksController,
+  GatewayHealthController,
+  DiagnosticsController,
+  UnavailableController,
+];
 
 /** The only HTTP surface for merchants (architecture: gateway). */
 @Module({})
@@ -34,7 +46,7 @@ export class GatewayModule {
           redis: true,
         }),
       ],
-      controllers: [TokenController, AccountsController, ...acquiringControllers, WebhooksController, GatewayHealthController, DiagnosticsController, UnavailableController],
+      controllers: GATEWAY_CONTROLLERS,
       providers: [
         ...commandBusProviders,
         TokenService,
@@ -45,6 +57,7 @@ export class GatewayModule {
         ServiceCalls,
         ...acquiringProviders,
         { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],
     };
   }

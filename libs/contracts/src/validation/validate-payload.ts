@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
+import { NoPayload } from '../command-definition';
 
 /**
  * Validates a command payload against a DTO class and turns class-validator's error tree into
@@ -20,6 +21,11 @@ export const MAX_REPORTED_PROBLEMS = 10;
 export function validatePayload<T extends object>(dto: new () => T, payload: unknown): Validated<T> {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
     return { ok: false, problems: ['payload: must be an object'] };
+  }
+  if (dto === (NoPayload as unknown)) {
+    // class-validator refuses a class without rules as an "unknown value"; an empty payload is the rule.
+    const extra = Object.keys(payload).map((key) => `${key}: is not an accepted field`);
+    return extra.length === 0 ? { ok: true, value: new dto() } : { ok: false, problems: extra.slice(0, MAX_REPORTED_PROBLEMS) };
   }
   const instance = plainToInstance(dto, payload);
   const errors = validateSync(instance, {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Module, DynamicModule, INestApplication } from '@nestjs/common';
-import { MigrationInterface, QueryRunner, EntityManager, DataSource } from 'typeorm';
+import { MigrationInterface, QueryRunner, DataSource } from 'typeorm';
 import pino from 'pino';
-import { CommandEnvelope, CommandTopics } from '@paygrid/contracts';
+import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { CommandTopics, defineCommand, NoPayload, returns } from '@paygrid/contracts';
 import { createTestDatabase, TestDatabase, testBrokers } from '@paygrid/testing';
 import { commonConfig } from '../config/common-config';
 import { loadConfig } from '../config/config';
@@ -12,7 +13,8 @@ import { ApiError, envelopeA } from '../errors/api-error';
 import { Metrics } from '../metrics/metrics';
 import { currentCorrelationId } from '../logging/correlation';
 import { CommandBus } from './command-bus';
-import { CommandHandler } from './command-handler.decorator';
+import { HandleCommand } from '../commands/handle-command.decorator';
+import { StagedContext, WriteContext } from '../commands/command-context';
 import { commandControllerFor } from './command-controller';
 
 /**
@@ -30,18 +32,69 @@ class TestEffectsTable1700000000001 implements MigrationInterface {
   }
 }
 
+class TestCreatePayload {
+  @IsString()
+  @MaxLength(200)
+  note!: string;
+
+  @IsOptional()
+  @IsBoolean()
+  refuse?: boolean;
+}
+
+const TestCommands = {
+  whoami: defineCommand('payouts.test_whoami', {
+    payload: NoPayload,
+    result: returns<{ correlation_id: string | null }>(),
+    mutates: false,
+    needsActor: false,
+  }),
+  create: defineCommand('payouts.test_create', {
+    payload: TestCreatePayload,
+    result: returns<{ id: number; note: string }>(),
+    mutates: true,
+    needsActor: false,
+  }),
+  /** Records a row, "calls out" between two transactions, then completes under the ledger. */
+  staged: defineCommand('payouts.test_staged', {
+    payload: TestCreatePayload,
+    result: returns<{ id: number; note: string; outside_calls: number }>(),
+    mutates: true,
+    needsActor: false,
+  }),
+};
+
+/** After-commit hooks of the create command, by note: proves they run once and only after commit. */
+const hooksRun = new Map<string, number>();
+let outsideCalls = 0;
+
 @Injectable()
 class TestHandlers {
-  @CommandHandler('payouts.test_whoami')
+  @HandleCommand(TestCommands.whoami)
   async whoami() {
     return { correlation_id: currentCorrelationId() ?? null };
   }
 
-  @CommandHandler('payouts.test_create', { mutates: true })
-  async create(command: CommandEnvelope<{ note: string; refuse?: boolean }>, manager?: EntityManager) {
-    if (command.payload.refuse) throw envelopeA('invalid_request_error', 'refused_for_test', 'refused on purpose');
-    const [row] = await manager!.query('INSERT INTO test_effects (note) VALUES ($1) RETURNING id', [command.payload.note]);
-    return { id: row.id, note: command.payload.note };
+  @HandleCommand(TestCommands.create)
+  async create(payload: TestCreatePayload, { tx }: WriteContext) {
+    if (payload.refuse) throw envelopeA('invalid_request_error', 'refused_for_test', 'refused on purpose');
+    const [row] = await tx.manager.query('INSERT INTO test_effects (note) VALUES ($1) RETURNING id', [payload.note]);
+    tx.afterCommit(async () => {
+      const [seen] = await tx.manager.connection.query('SELECT count(*)::int AS n FROM test_effects WHERE id = $1', [row.id]);
+      if (seen.n === 1) hooksRun.set(payload.note, (hooksRun.get(payload.note) ?? 0) + 1);
+    });
+    return { id: row.id, note: payload.note };
+  }
+
+  @HandleCommand(TestCommands.staged, { staged: true })
+  async staged(payload: TestCreatePayload, context: StagedContext) {
+    await context.transaction((tx) => tx.manager.query('INSERT INTO test_effects (note) VALUES ($1)', [`${payload.note}-prepared`]));
+    outsideCalls += 1;
+    const { result } = await context.complete(async (tx) => {
+      const [row] = await tx.manager.query('INSERT INTO test_effects (note) VALUES ($1) RETURNING id', [payload.note]);
+      return { id: row.id as number, note: payload.note, outside_calls: outsideCalls };
+    });
+    return result;
   }
 }
 
@@ -87,11 +140,7 @@ describe('command bus against a real service', () => {
   }
 
   const send = (commandId: string, payload: object, timeoutMs = 15_000) =>
-    bus.send<{ id: number; note: string }>('payouts', 'payouts.test_create', payload, {
-      actor: null,
-      commandId,
-      timeoutMs,
-    });
+    bus.execute(TestCommands.create, payload as TestCreatePayload, { actor: null, commandId, timeoutMs });
 
   beforeAll(async () => {
     database = await createTestDatabase('commands');
@@ -137,6 +186,33 @@ describe('command bus against a real service', () => {
     const repeats = await Promise.all(Array.from({ length: 10 }, () => send(commandId, { note })));
     expect(repeats).toEqual(Array(10).fill(first));
     expect(await effectsWithNote(note)).toBe(1);
+    // The after-commit hook ran once, for the one application, and saw the committed row.
+    expect(hooksRun.get(note)).toBe(1);
+  });
+
+  it('refuses a payload that breaks its declared class before any database work, naming the field', async () => {
+    await startService();
+    const commandId = `cmd-${randomUUID()}`;
+    const refusal = await send(commandId, { note: 42, extra: true }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(ApiError);
+    expect((refusal as ApiError).status).toBe(400);
+    expect((refusal as ApiError).body.message).toContain('note:');
+    expect((refusal as ApiError).body.message).toContain('extra: is not an accepted field');
+    // Nothing was stored for it: the corrected retry with the same command id is applied.
+    const note = `corrected-${commandId}`;
+    expect((await send(commandId, { note })).note).toBe(note);
+  });
+
+  it('runs a staged command once: a repeat neither calls out again nor records again', async () => {
+    await startService();
+    const commandId = `cmd-${randomUUID()}`;
+    const note = `staged-${commandId}`;
+    const options = { actor: null, commandId, timeoutMs: 15_000 };
+    const first = await bus.execute(TestCommands.staged, { note }, options);
+    const repeat = await bus.execute(TestCommands.staged, { note }, options);
+    expect(repeat).toEqual(first);
+    expect(await effectsWithNote(note)).toBe(1);
+    expect(await effectsWithNote(`${note}-prepared`)).toBe(1);
   });
 
   it('applies concurrent first deliveries of one command_id once', async () => {
@@ -161,17 +237,15 @@ describe('command bus against a real service', () => {
 
   it('carries the sender correlation id into the handler through the Kafka headers', async () => {
     await startService();
-    const reply = await bus.send<{ correlation_id: string | null }>('payouts', 'payouts.test_whoami', {}, {
-      actor: null,
-      correlationId: 'corr-it-42',
-    });
+    const reply = await bus.execute(TestCommands.whoami, {}, { actor: null, correlationId: 'corr-it-42' });
     expect(reply.correlation_id).toBe('corr-it-42');
   });
 
   it('answers an unknown command type with operation_not_available instead of hanging', async () => {
     await startService();
     const failure = await bus
-      .send('payouts', 'payouts.no_such_command', {}, { actor: null, timeoutMs: 15_000 })
+      .request('payouts', 'payouts.no_such_command', {}, { actor: null, timeoutMs: 15_000 })
+      .then((reply) => (reply.ok ? reply : ApiError.from(reply.error as never)))
       .catch((error: unknown) => error);
     expect((failure as ApiError).body).toMatchObject({ type: 'api_error', code: 'operation_not_available' });
   });

@@ -5,9 +5,12 @@ import { Logger } from 'pino';
 import {
   Actor,
   CommandEnvelope,
+  CommandDefinition,
   CommandFamily,
   CommandReply,
   CommandTopics,
+  PayloadOf,
+  ResultOf,
 } from '@paygrid/contracts';
 import { ApiError, Errors } from '../errors/api-error';
 import { currentCorrelationId, CORRELATION_HEADER } from '../logging/correlation';
@@ -60,6 +63,20 @@ export class CommandBus {
     await this.client.close();
   }
 
+  /**
+   * Sends a declared command and resolves with its declared result; a refusal rejects with its
+   * ApiError. Payload and result are type-checked against the command's definition in libs/contracts.
+   */
+  execute<C extends CommandDefinition>(definition: C, payload: PayloadOf<C>, options: SendOptions): Promise<ResultOf<C>> {
+    return this.send<ResultOf<C>>(definition.family, definition.type, payload, options);
+  }
+
+  /** The raw reply of a declared command (for callers that relay a refusal as it is). */
+  requestReply<C extends CommandDefinition>(definition: C, payload: PayloadOf<C>, options: SendOptions): Promise<CommandReply<ResultOf<C>>> {
+    return this.request<ResultOf<C>>(definition.family, definition.type, payload, options);
+  }
+
+  /** @deprecated untyped: use `execute(definition, ...)`. Removed once every caller declares its command. */
   async send<R>(family: CommandFamily, type: string, payload: unknown, options: SendOptions): Promise<R> {
     const reply = await this.request<R>(family, type, payload, options);
     if (reply.ok) return reply.result;

@@ -3,16 +3,17 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { KafkaContext } from '@nestjs/microservices';
 import { DataSource, EntityManager } from 'typeorm';
 import { Logger } from 'pino';
-import { CommandEnvelope, CommandReply, parseCommandEnvelope, PING_COMMAND } from '@paygrid/contracts';
+import { CommandEnvelope, CommandReply, parseCommandEnvelope, PING_COMMAND, validatePayload } from '@paygrid/contracts';
 import { ApiError, Errors } from '../errors/api-error';
 import { runWithCorrelation, CORRELATION_HEADER } from '../logging/correlation';
-import { runCommandOnce } from '../commands/command-ledger';
+import { applyCommandOnce, ErrorMapper, storedCommandReply } from '../commands/command-ledger';
+import { CommandContext, StagedContext, WriteContext } from '../commands/command-context';
+import { COMMAND_HANDLER as TYPED_HANDLER, CommandHandlerMetadata } from '../commands/handle-command.decorator';
+import { runInTransaction } from '../database/transaction-context';
 import { headerText } from './kafka-factory';
-import { COMMAND_HANDLER, CommandHandlerMetadata } from './command-handler.decorator';
-import { APP_NAME, LOGGER } from '../nest/tokens';
+import { LEGACY_COMMAND_HANDLER as LEGACY_HANDLER, LegacyCommandHandlerMetadata } from './command-handler.decorator';
+import { APP_NAME, COMMAND_ERROR_MAPPER, LOGGER } from '../nest/tokens';
 import { Metrics } from '../metrics/metrics';
-
-type Handler = (command: CommandEnvelope, manager?: EntityManager) => Promise<unknown>;
 
 /**
  * When nobody can be waiting for a command any more. Far beyond any sender's reply timeout, so clock
@@ -30,15 +31,20 @@ function isStale(command: CommandEnvelope): boolean {
   return Date.now() - sentAt > COMMAND_MAX_AGE_MS || sentAt < PROCESS_STARTED_AT - RESTART_GRACE_MS;
 }
 
+type Route = (command: CommandEnvelope) => Promise<CommandReply>;
+
 /**
- * Routes each command arriving on the service's command topic to its `@CommandHandler` method and
- * always answers with a CommandReply: a handler's domain refusal (ApiError) becomes `{ok: false}` with
- * its envelope; any other failure is logged here and answered as a generic api_error, so no internal
+ * The command pipeline of a service. Routes each command arriving on its command topic to the one
+ * `@HandleCommand` method for its type (two claiming one type fail the boot), validates the payload
+ * against the command's declared class, applies mutating commands through the command ledger, and
+ * always answers with a CommandReply: a domain refusal (ApiError) becomes `{ok: false}` with its
+ * envelope; any other failure is logged here and answered as a generic api_error, so no internal
  * message crosses the bus.
  */
 @Injectable()
 export class CommandDispatcher implements OnApplicationBootstrap {
-  private readonly handlers = new Map<string, { handle: Handler; mutates: boolean }>();
+  private readonly routes = new Map<string, Route>();
+  private readonly mapError: ErrorMapper;
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -48,7 +54,10 @@ export class CommandDispatcher implements OnApplicationBootstrap {
     @Inject(APP_NAME) private readonly app: string,
     private readonly metrics: Metrics,
     @Optional() private readonly dataSource?: DataSource,
-  ) {}
+    @Optional() @Inject(COMMAND_ERROR_MAPPER) mapError?: ErrorMapper,
+  ) {
+    this.mapError = mapError ?? ((error) => error);
+  }
 
   onApplicationBootstrap(): void {
     for (const wrapper of this.discovery.getProviders()) {
@@ -58,22 +67,85 @@ export class CommandDispatcher implements OnApplicationBootstrap {
       for (const methodName of this.scanner.getAllMethodNames(prototype)) {
         const method = instance[methodName];
         if (typeof method !== 'function') continue;
-        const meta = this.reflector.get<CommandHandlerMetadata | undefined>(COMMAND_HANDLER, method);
-        if (!meta) continue;
-        if (this.handlers.has(meta.type)) throw new Error(`two handlers claim command ${meta.type}`);
-        if (meta.mutates && !this.dataSource) throw new Error(`command ${meta.type} mutates but the app has no database`);
-        this.handlers.set(meta.type, { handle: method.bind(instance) as Handler, mutates: meta.mutates ?? false });
+        const typed = this.reflector.get<CommandHandlerMetadata | undefined>(TYPED_HANDLER, method);
+        if (typed) this.register(typed.definition.type, this.typedRoute(typed, method.bind(instance)));
+        const legacy = this.reflector.get<LegacyCommandHandlerMetadata | undefined>(LEGACY_HANDLER, method);
+        if (legacy) this.register(legacy.type, this.legacyRoute(legacy, method.bind(instance)));
       }
     }
   }
 
   handledTypes(): string[] {
-    return [...this.handlers.keys()].sort();
+    return [...this.routes.keys()].sort();
   }
 
   async dispatch(raw: unknown, context?: KafkaContext): Promise<CommandReply> {
     const headers = context?.getMessage().headers as Record<string, unknown> | undefined;
     return runWithCorrelation(headerText(headers, CORRELATION_HEADER), () => this.dispatchInScope(raw));
+  }
+
+  private register(type: string, route: Route): void {
+    if (this.routes.has(type)) throw new Error(`two handlers claim command ${type}`);
+    this.routes.set(type, route);
+  }
+
+  private requireDatabase(type: string): DataSource {
+    if (!this.dataSource) throw new Error(`command ${type} mutates but the app has no database`);
+    return this.dataSource;
+  }
+
+  private typedRoute(meta: CommandHandlerMetadata, handle: (payload: object, context: CommandContext) => unknown): Route {
+    const { definition, staged } = meta;
+    const dataSource = definition.mutates ? this.requireDatabase(definition.type) : undefined;
+    return async (command) => {
+      const validated = validatePayload(definition.payload, command.payload ?? {});
+      if (!validated.ok) throw Errors.invalidRequest(validated.problems.join('; '));
+      const payload = validated.value;
+      const base = new CommandContext(command.type, command.command_id, command.actor);
+      if (definition.needsActor) base.requireActor();
+      if (!dataSource) return { ok: true, result: await handle(payload, base) };
+      if (!staged) {
+        const outcome = await applyCommandOnce(
+          dataSource,
+          this.logger,
+          command,
+          async (tx) => handle(payload, new WriteContext(command.type, command.command_id, command.actor, tx)),
+          this.mapError,
+        );
+        return outcome.reply;
+      }
+      const stored = await storedCommandReply(dataSource, command.command_id);
+      if (stored) return stored;
+      const context = new StagedContext(
+        command.type,
+        command.command_id,
+        command.actor,
+        (work) =>
+          runInTransaction(dataSource, this.logger, async (tx) => {
+            try {
+              return await work(tx);
+            } catch (error) {
+              throw this.mapError(error);
+            }
+          }),
+        async (work) => {
+          const outcome = await applyCommandOnce(dataSource, this.logger, command, work, this.mapError);
+          if (!outcome.reply.ok) throw ApiError.from(outcome.reply.error as never);
+          return { result: outcome.reply.result, applied: outcome.applied };
+        },
+      );
+      return { ok: true, result: await handle(payload, context) };
+    };
+  }
+
+  /** @deprecated the `@CommandHandler(type)` path, removed once every service declares its commands. */
+  private legacyRoute(meta: LegacyCommandHandlerMetadata, handle: (command: CommandEnvelope, manager?: EntityManager) => Promise<unknown>): Route {
+    const dataSource = meta.mutates ? this.requireDatabase(meta.type) : undefined;
+    return async (command) => {
+      if (!dataSource) return { ok: true, result: await handle(command) };
+      const outcome = await applyCommandOnce(dataSource, this.logger, command, (tx) => handle(command, tx.manager), this.mapError);
+      return outcome.reply;
+    };
   }
 
   private async dispatchInScope(raw: unknown): Promise<CommandReply> {
@@ -91,7 +163,7 @@ export class CommandDispatcher implements OnApplicationBootstrap {
     const outcome = reply.ok ? 'ok' : 'refused';
     this.metrics.commandDuration.observe({ type, outcome }, seconds);
     if (type !== PING_COMMAND) {
-      this.logger.info({ command_type: type, outcome, duration_ms: Math.round(seconds * 1000) }, 'command handled');
+      this.logger.debug({ command_type: type, outcome, duration_ms: Math.round(seconds * 1000) }, 'command handled');
     }
     return reply;
   }
@@ -106,18 +178,14 @@ export class CommandDispatcher implements OnApplicationBootstrap {
     if (command.type === PING_COMMAND) {
       return { ok: true, result: { service: this.app, time: new Date().toISOString() } };
     }
-    const handler = this.handlers.get(command.type);
-    if (!handler) throw Errors.operationNotAvailable(command.type);
-    if (handler.mutates && this.dataSource) {
-      return runCommandOnce(this.dataSource, command.command_id, command.type, (manager) =>
-        handler.handle(command, manager),
-      );
-    }
-    return { ok: true, result: await handler.handle(command) };
+    const route = this.routes.get(command.type);
+    if (!route) throw Errors.operationNotAvailable(command.type);
+    return route(command);
   }
 
   private refusal(error: unknown, type: string): CommandReply {
-    if (error instanceof ApiError) return { ok: false, error: error.serialize() };
+    const mapped = this.mapError(error);
+    if (mapped instanceof ApiError) return { ok: false, error: mapped.serialize() };
     this.logger.error({ err: error, command_type: type }, 'command failed');
     return { ok: false, error: Errors.internal().serialize() };
   }

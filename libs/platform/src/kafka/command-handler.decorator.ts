@@ -1,22 +1,15 @@
 import { SetMetadata } from '@nestjs/common';
 
 /**
- * Marks a provider method as the handler of one command type. Discovered at boot by the
- * CommandDispatcher, which refuses to start when two methods claim the same type.
- *
- * `mutates: true` runs the handler inside a transaction guarded by the command ledger, so a repeated
- * command_id returns the stored reply instead of applying twice; the handler receives that
- * transaction's EntityManager as its second argument.
+ * @deprecated use `@HandleCommand(definition)` (commands/handle-command.decorator.ts). Kept only while
+ * services move to declared commands; the dispatcher routes both.
  */
-export const COMMAND_HANDLER = 'paygrid:command-handler';
+export const LEGACY_COMMAND_HANDLER = 'paygrid:legacy-command-handler';
 
-export interface CommandHandlerOptions {
+export interface LegacyCommandHandlerMetadata {
+  type: string;
   mutates?: boolean;
 }
 
-export interface CommandHandlerMetadata extends CommandHandlerOptions {
-  type: string;
-}
-
-export const CommandHandler = (type: string, options: CommandHandlerOptions = {}) =>
-  SetMetadata<string, CommandHandlerMetadata>(COMMAND_HANDLER, { type, ...options });
+export const CommandHandler = (type: string, options: { mutates?: boolean } = {}) =>
+  SetMetadata<string, LegacyCommandHandlerMetadata>(LEGACY_COMMAND_HANDLER, { type, ...options });

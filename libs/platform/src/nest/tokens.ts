@@ -6,3 +6,5 @@ export const KAFKA = Symbol('KAFKA');
 export const REDIS = Symbol('REDIS');
 export const HEALTH_CHECKS = Symbol('HEALTH_CHECKS');
 export const KAFKA_ADMIN = Symbol('KAFKA_ADMIN');
+/** Optional per service: maps its domain errors (refused transitions...) to ApiErrors inside a command. */
+export const COMMAND_ERROR_MAPPER = Symbol('COMMAND_ERROR_MAPPER');

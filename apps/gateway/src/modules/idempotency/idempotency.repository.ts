@@ -102,6 +102,11 @@ export class IdempotencyRepository {
     );
   }
 
+  /** Removes a claim under which nothing ran (the request failed validation): the key is free again. */
+  async forget(key: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM idempotency_records WHERE idempotency_key = $1 AND state = 'processing'`, [key]);
+  }
+
   async pruneOlderThan(hours: number): Promise<number> {
     const result = await this.dataSource.query(
       'DELETE FROM idempotency_records WHERE created_at < now() - make_interval(hours => $1)',

@@ -94,6 +94,11 @@ export class IdempotencyService implements OnApplicationBootstrap, OnApplication
     return this.records.release(key);
   }
 
+  /** Nothing ran under this claim (the request was refused before execution): store nothing. */
+  forget(key: string): Promise<void> {
+    return this.records.forget(key);
+  }
+
   private async prune(): Promise<void> {
     try {
       const removed = await this.records.pruneOlderThan(this.config.IDEMPOTENCY_RETENTION_HOURS);

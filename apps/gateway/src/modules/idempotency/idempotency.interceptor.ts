@@ -1,0 +1,91 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyReply } from 'fastify';
+import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
+import { ApiError, envelopeA } from '@paygrid/platform';
+import { AuthenticatedRequest, authOf } from '../../common/authenticated-request';
+import { IdempotencyService } from './idempotency.service';
+
+/**
+ * Idempotency for every authenticated POST (decisions §3), so routes stay one line: the key is
+ * required and must be a uuid; it is claimed before the route runs, the route's outcome (a result, or
+ * a refusal under 500) is stored and replayed with `x-idempotent-replayed: true`, and only an unknown
+ * outcome (no reply, internal failure) leaves the record open for a retry to complete with the same
+ * command id. A request refused before anything ran (its body failed validation) stores nothing.
+ *
+ * A POST that only reads (the spec has a few) opts out with `@ReadOnlyPost()`.
+ */
+export const REPLAYED_HEADER = 'x-idempotent-replayed';
+const READ_ONLY_POST = 'paygrid:read-only-post';
+export const ReadOnlyPost = () => SetMetadata(READ_ONLY_POST, true);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What the interceptor hands the route: the command id its one command must carry. */
+export interface IdempotencyClaim {
+  key: string;
+  commandId: string;
+  /** Set when the route sent its command: from then on a refusal is an outcome worth storing. */
+  executed: boolean;
+}
+
+type ClaimedRequest = AuthenticatedRequest & { idempotency?: IdempotencyClaim };
+
+export function idempotencyClaimOf(request: AuthenticatedRequest): IdempotencyClaim | undefined {
+  return (request as ClaimedRequest).idempotency;
+}
+
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    private readonly idempotency: IdempotencyService,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const request = context.switchToHttp().getRequest<ClaimedRequest>();
+    if (request.method !== 'POST' || !request.auth) return next.handle();
+    if (this.reflector.getAllAndOverride<boolean>(READ_ONLY_POST, [context.getHandler(), context.getClass()])) {
+      return next.handle();
+    }
+    const key = idempotencyKeyOf(request);
+    const claim = await this.idempotency.claim({
+      key,
+      accountId: authOf(request).actor.account_id,
+      method: request.method,
+      path: request.url.split('?')[0],
+      body: request.body,
+    });
+    if (claim.kind === 'replay') {
+      void context.switchToHttp().getResponse<FastifyReply>().header(REPLAYED_HEADER, 'true');
+      const stored = JSON.parse(claim.body);
+      if (claim.status >= 400) return throwError(() => new ApiError(claim.status, stored));
+      return of(stored);
+    }
+    const held: IdempotencyClaim = { key, commandId: claim.commandId, executed: false };
+    request.idempotency = held;
+    return next.handle().pipe(
+      mergeMap((result) => from(this.idempotency.complete(key, 200, JSON.stringify(result)).then(() => result))),
+      catchError((error: unknown) => from(this.settleFailure(held, error)).pipe(mergeMap(() => throwError(() => error)))),
+    );
+  }
+
+  private async settleFailure(claim: IdempotencyClaim, error: unknown): Promise<void> {
+    if (!claim.executed) await this.idempotency.forget(claim.key);
+    else if (error instanceof ApiError && error.status < 500) {
+      await this.idempotency.complete(claim.key, error.status, JSON.stringify(error.body));
+    } else await this.idempotency.release(claim.key);
+  }
+}
+
+export function idempotencyKeyOf(request: AuthenticatedRequest): string {
+  const header = request.headers['x-idempotency-key'];
+  const key = Array.isArray(header) ? header[0] : header;
+  if (!key) {
+    throw envelopeA('invalid_request_error', 'invalid_request_error', 'x-idempotency-key header is required on POST');
+  }
+  if (key.length > 255 || !UUID.test(key)) {
+    throw envelopeA('idempotency_error', 'invalid_key_format', 'x-idempotency-key must be a uuid');
+  }
+  return key.toLowerCase();
+}

@@ -1,0 +1,51 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { Logger } from 'pino';
+
+/**
+ * One open database transaction, with the one thing every write path needs besides SQL: work that must
+ * happen only once the transaction has committed (handing a durable job to BullMQ, waking a worker).
+ * Run before the commit, such work could act on rows another session cannot see yet, or on rows that
+ * are then rolled back.
+ *
+ * After-commit hooks run in registration order once the commit succeeded; a failing hook is logged and
+ * does not fail the caller, since the committed record (an outbox row, a durable job row) is what
+ * guarantees the work happens; hooks only make it happen sooner.
+ */
+export interface TransactionContext {
+  readonly manager: EntityManager;
+  afterCommit(hook: () => Promise<unknown> | unknown): void;
+}
+
+class OpenTransaction implements TransactionContext {
+  readonly hooks: (() => Promise<unknown> | unknown)[] = [];
+
+  constructor(readonly manager: EntityManager) {}
+
+  afterCommit(hook: () => Promise<unknown> | unknown): void {
+    this.hooks.push(hook);
+  }
+}
+
+export async function runInTransaction<R>(
+  dataSource: DataSource,
+  logger: Logger,
+  work: (tx: TransactionContext) => Promise<R>,
+): Promise<R> {
+  let open: OpenTransaction | undefined;
+  const result = await dataSource.transaction(async (manager) => {
+    open = new OpenTransaction(manager);
+    return work(open);
+  });
+  if (open) await runHooks(open.hooks, logger);
+  return result;
+}
+
+async function runHooks(hooks: (() => Promise<unknown> | unknown)[], logger: Logger): Promise<void> {
+  for (const hook of hooks) {
+    try {
+      await hook();
+    } catch (error) {
+      logger.warn({ err: error }, 'after-commit hook failed; the committed record still guarantees the work');
+    }
+  }
+}
