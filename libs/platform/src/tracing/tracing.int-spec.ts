@@ -13,12 +13,12 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { EntityManager } from 'typeorm';
+import { IsString } from 'class-validator';
 import { Consumer, IHeaders } from 'kafkajs';
 import pino from 'pino';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { InMemorySpanExporter, ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
-import { CommandEnvelope, CommandTopics, EventTopics } from '@paygrid/contracts';
+import { CommandTopics, defineCommand, EventTopics, returns } from '@paygrid/contracts';
 import { createTestDatabase, TestDatabase, testBrokers, waitFor } from '@paygrid/testing';
 import { commonConfig } from '../config/common-config';
 import { loadConfig } from '../config/config';
@@ -26,7 +26,8 @@ import { PlatformModule } from '../nest/platform.module';
 import { createHttpApp } from '../bootstrap/start-app';
 import { Metrics } from '../metrics/metrics';
 import { CommandBus } from '../kafka/command-bus';
-import { CommandHandler } from '../kafka/command-handler.decorator';
+import { HandleCommand } from '../commands/handle-command.decorator';
+import { WriteContext } from '../commands/command-context';
 import { commandControllerFor } from '../kafka/command-controller';
 import { createKafka } from '../kafka/kafka-factory';
 import { headerText } from '../kafka/kafka-factory';
@@ -43,18 +44,28 @@ import { installTracingForTests, uninstallTracing } from './tracer';
  * each span a child of the one before; database work outside any trace (the relay's polling) must
  * trace nothing.
  */
-const COMMAND = 'payouts.test_traced';
+class TracedPayload {
+  @IsString()
+  source_id!: string;
+}
+
+const TRACED = defineCommand('payouts.test_traced', {
+  payload: TracedPayload,
+  result: returns<{ event_id: string }>(),
+  mutates: true,
+  needsActor: false,
+});
 const BUS = Symbol('TEST_BUS');
 
 @Injectable()
 class TracedHandlers {
-  @CommandHandler(COMMAND, { mutates: true })
-  async record(command: CommandEnvelope<{ source_id: string }>, manager?: EntityManager) {
-    const event = await appendToOutbox(manager!, {
+  @HandleCommand(TRACED)
+  async record(payload: TracedPayload, { tx }: WriteContext) {
+    const event = await appendToOutbox(tx.manager, {
       topic: EventTopics.payouts,
       event_name: 'test.traced',
       event_type: 'OPERATIONS',
-      source_id: command.payload.source_id,
+      source_id: payload.source_id,
       account_id: 'acct-traced',
       master_account_id: 'acct-traced',
       data: {},
@@ -77,12 +88,8 @@ class SendingController {
 
   @Post('traced')
   @UseGuards(AwaitingGuard)
-  send(@Body() body: { source_id: string }, @Headers('x-request-id') correlationId: string) {
-    return this.bus.send<{ event_id: string }>('payouts', COMMAND, body, {
-      actor: null,
-      commandId: `cmd-${body.source_id}`,
-      correlationId,
-    });
+  send(@Body() body: TracedPayload, @Headers('x-request-id') correlationId: string) {
+    return this.bus.execute(TRACED, body, { actor: null, commandId: `cmd-${body.source_id}`, correlationId });
   }
 }
 
@@ -187,9 +194,9 @@ describe('one trace from an HTTP request through Kafka, the service, Postgres an
     expect(request.parentSpanContext).toBeUndefined();
     expect(request.attributes['paygrid.correlation_id']).toBe(correlationId);
 
-    const send = only(spans, `send ${COMMAND}`);
+    const send = only(spans, `send ${TRACED.type}`);
     expect(send.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
-    const processed = only(spans, `process ${COMMAND}`);
+    const processed = only(spans, `process ${TRACED.type}`);
     expect(processed.spanContext().traceId).toBe(traceId);
     expect(processed.parentSpanContext?.spanId).toBe(send.spanContext().spanId);
     expect(processed.attributes).toMatchObject({
@@ -205,12 +212,7 @@ describe('one trace from an HTTP request through Kafka, the service, Postgres an
       (span) => span.parentSpanContext?.spanId === transaction.spanContext().spanId,
     );
     expect(statements.map((span) => span.name)).toEqual(
-      expect.arrayContaining([
-        'INSERT processed_commands',
-        'INSERT outbox',
-        'SELECT pg_notify',
-        'UPDATE processed_commands',
-      ]),
+      expect.arrayContaining(['INSERT outbox', 'SELECT pg_notify', 'INSERT processed_commands']),
     );
     expect(transaction.attributes['paygrid.db.statements']).toBe(statements.length);
     expect(statements.every((span) => span.status.code !== SpanStatusCode.ERROR)).toBe(true);
