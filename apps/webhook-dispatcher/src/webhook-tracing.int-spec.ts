@@ -3,38 +3,25 @@ import { Producer } from 'kafkajs';
 import pino from 'pino';
 import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
-import { CreatedWebhookEndpointView, EventTopics, WebhookCommands } from '@paygrid/contracts';
+import { CreatedWebhookEndpointView, WebhookCommands } from '@paygrid/contracts';
 import { createKafka, createProducer, installTracingForTests, uninstallTracing } from '@paygrid/platform';
-import { TestDatabase, testBrokers, waitFor, WebhookReceiver } from '@paygrid/testing';
-import {
-  actorOf,
-  anEvent,
-  createDispatcherDatabase,
-  deleteQueueKeys,
-  DispatcherApp,
-  newTestIdentity,
-  resultOf,
-  startDispatcherApp,
-  WebhookTestBus,
-} from './test/dispatcher-app.harness';
+import { actorOf, aDomainEvent, resultOf, testBrokers, waitFor, WebhookReceiver } from '@paygrid/testing';
+import { DispatcherService, startDispatcher } from './test/dispatcher-service';
 
 /**
- * The dispatcher's part of a payment's trace, against the real Kafka, Postgres and Redis: an event
- * published with a `traceparent` (as the outbox relay sends it) is stored by the intake in a span of that
- * trace, the delivery job carries the trace through BullMQ, and the webhook POST is a CLIENT span of the
- * delivery, recorded with its status. The merchant receives no trace header.
+ * The dispatcher's part of a payment's trace, against the real Kafka, Postgres and Redis (on a test stack
+ * of its own): an event published with a `traceparent` (as the outbox relay sends it) is stored by the
+ * intake in a span of that trace, the delivery job carries the trace through BullMQ, and the webhook POST
+ * is a CLIENT span of the delivery, recorded with its status. The merchant receives no trace header.
  */
 const exporter = new InMemorySpanExporter();
-const identity = newTestIdentity();
-let database: TestDatabase;
-let dispatcher: DispatcherApp;
+let dispatcher: DispatcherService;
 let receiver: WebhookReceiver;
 let producer: Producer;
 
 beforeAll(async () => {
   installTracingForTests('webhook-dispatcher', [new SimpleSpanProcessor({ exporter })]);
-  database = await createDispatcherDatabase();
-  dispatcher = await startDispatcherApp(database, identity);
+  dispatcher = await startDispatcher();
   receiver = await WebhookReceiver.start();
   producer = createProducer(createKafka('wh-it-trace', testBrokers(), pino({ level: 'silent' })));
   await producer.connect();
@@ -42,10 +29,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await producer?.disconnect();
-  await dispatcher?.close();
   await receiver?.close();
-  await deleteQueueKeys(identity.queuePrefix);
-  await database?.drop();
+  await dispatcher?.close();
   await uninstallTracing();
 });
 
@@ -53,17 +38,18 @@ it('continues the publisher trace through the intake, the delivery job and the w
   const accountId = randomUUID();
   const path = `/hooks/traced-${randomUUID().slice(0, 8)}`;
   resultOf(
-    await WebhookTestBus.of(dispatcher).mutate<CreatedWebhookEndpointView>(
+    await dispatcher.mutate<CreatedWebhookEndpointView>(
       WebhookCommands.createEndpoint,
       { url: receiver.url(path) },
-      actorOf(accountId),
+      { actor: actorOf(accountId) },
     ),
   );
   const traceId = randomBytes(16).toString('hex');
   const publishSpanId = randomBytes(8).toString('hex');
-  const event = anEvent({ account_id: accountId });
+  const event = aDomainEvent({ account_id: accountId });
+  const topic = dispatcher.stack.names.eventTopic('acquiring');
   await producer.send({
-    topic: EventTopics.acquiring,
+    topic,
     acks: -1,
     messages: [
       {
@@ -83,9 +69,8 @@ it('continues the publisher trace through the intake, the delivery job and the w
     what: 'the POST span',
   });
 
-  // A chunk of one message is that message's child (a chunk shared with other traffic on the broker would
-  // be a trace of its own linked to it: messaging-spans.spec.ts covers that case).
-  const intake = inTrace(traceId).find((span) => span.name === `process ${EventTopics.acquiring}`);
+  // Alone on this stack's topic, the event is a chunk of one: the intake span is the message's child.
+  const intake = inTrace(traceId).find((span) => span.name === `process ${topic}`);
   expect(intake?.parentSpanContext?.spanId).toBe(publishSpanId);
   expect(
     inTrace(traceId).some(

@@ -11,6 +11,7 @@ import { bindHttpTracing } from '../tracing/http-server-spans';
 import { flushTracing, installTracing } from '../tracing/tracer';
 import { TracingConfig } from '../tracing/tracing-config';
 import { nestKafkaOptions } from '../kafka/kafka-factory';
+import { kafkaNamesOf } from '../kafka/kafka-names';
 import { BODY_LIMIT_BYTES } from '../http/error-mapping';
 import { answerClientError, HttpErrorFilter, installJsonBodyParser, routerRefusal, sendApiError } from '../http/http-errors';
 import { Metrics } from '../metrics/metrics';
@@ -25,7 +26,7 @@ import { LOGGER } from '../nest/tokens';
 export interface StartOptions {
   app: AppName;
   module: Type<unknown> | DynamicModule;
-  config: { PORT: number; HOST: string; KAFKA_BROKERS: string[]; LOG_LEVEL: string; KAFKA_GROUP_PREFIX: string } &
+  config: { PORT: number; HOST: string; KAFKA_BROKERS: string[]; LOG_LEVEL: string; KAFKA_PREFIX: string } &
     TracingConfig;
   /** Services consume their command topic; the gateway does not. */
   consumesCommands: boolean;
@@ -75,7 +76,7 @@ export async function createHttpApp(options: StartOptions): Promise<NestFastifyA
   });
   await options.configure?.(app, logger);
   if (options.consumesCommands) {
-    const groupId = `${options.config.KAFKA_GROUP_PREFIX}-${options.app}`;
+    const groupId = kafkaNamesOf(options.config).group(options.app);
     app.connectMicroservice(nestKafkaOptions(options.app, options.config.KAFKA_BROKERS, groupId, logger));
   }
   app.enableShutdownHooks();

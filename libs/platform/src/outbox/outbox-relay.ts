@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { Producer } from 'kafkajs';
 import { Logger } from 'pino';
+import { KafkaNames } from '../kafka/kafka-names';
 import { OUTBOX_CHANNEL } from './outbox-writer';
 import { tracePublication } from '../tracing/outbox-spans';
 
@@ -12,7 +13,8 @@ import { tracePublication } from '../tracing/outbox-spans';
  * consumers dedupe by event id through their inbox) and per-aggregate order (rows go out in id order,
  * and a transaction-scoped advisory lock lets only one relay of a database publish at a time, so
  * replicas cannot interleave batches). Low latency: LISTEN/NOTIFY wakes the relay on every commit; a
- * short poll covers missed notifications and a dropped LISTEN connection.
+ * short poll covers missed notifications and a dropped LISTEN connection. Rows name the logical topic;
+ * the relay publishes to that topic of its own stack (KafkaNames), never another stack's.
  */
 export interface OutboxRelayOptions {
   batchSize?: number;
@@ -46,6 +48,7 @@ export class OutboxRelay {
   constructor(
     private readonly dataSource: DataSource,
     private readonly producer: Producer,
+    private readonly names: KafkaNames,
     private readonly databaseUrl: string,
     private readonly logger: Logger,
     private readonly options: OutboxRelayOptions = {},
@@ -89,9 +92,9 @@ export class OutboxRelay {
         await runner.rollbackTransaction();
         return 0;
       }
-      const publication = tracePublication(rows);
+      const publication = tracePublication(rows, (row) => this.names.eventTopicOf(row.topic));
       await this.producer
-        .sendBatch({ topicMessages: groupByTopic(publication.rows), acks: -1 })
+        .sendBatch({ topicMessages: groupByTopic(publication.rows, this.names), acks: -1 })
         .then(publication.published, publication.failed);
       await this.options.afterPublish?.(rows.map((row) => row.event_id));
       await runner.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])', [
@@ -155,12 +158,13 @@ export class OutboxRelay {
   }
 }
 
-function groupByTopic(rows: OutboxRow[]) {
+function groupByTopic(rows: OutboxRow[], names: KafkaNames) {
   const byTopic = new Map<string, { key: string; value: string; headers: Record<string, string> }[]>();
   for (const row of rows) {
-    const messages = byTopic.get(row.topic) ?? [];
+    const topic = names.eventTopicOf(row.topic);
+    const messages = byTopic.get(topic) ?? [];
     messages.push({ key: row.message_key, value: row.payload, headers: { ...row.headers, 'event-id': row.event_id } });
-    byTopic.set(row.topic, messages);
+    byTopic.set(topic, messages);
   }
   return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
 }

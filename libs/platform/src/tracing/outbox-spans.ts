@@ -26,20 +26,25 @@ export interface Publication<R> {
   failed(error: unknown): never;
 }
 
-export function tracePublication<R extends PublishableRow>(rows: R[]): Publication<R> {
+/** `topicOf` names the Kafka topic a row goes to (rows store a logical name; see KafkaNames). */
+export function tracePublication<R extends PublishableRow>(
+  rows: R[],
+  topicOf: (row: R) => string = (row) => row.topic,
+): Publication<R> {
   const spans: Span[] = [];
   const traced = rows.map((row) => {
     const parent = extractTraceContext(row.headers);
     if (!trace.getSpan(parent)) return row;
+    const topic = topicOf(row);
     const span = tracer().startSpan(
-      `publish ${row.topic}`,
+      `publish ${topic}`,
       {
         kind: SpanKind.PRODUCER,
         startTime: row.created_at,
         attributes: {
           'messaging.system': 'kafka',
           'messaging.operation.type': 'send',
-          'messaging.destination.name': row.topic,
+          'messaging.destination.name': topic,
           'messaging.message.id': row.event_id,
           'messaging.kafka.message.key': row.message_key,
         },

@@ -18,8 +18,8 @@ import { Consumer, IHeaders } from 'kafkajs';
 import pino from 'pino';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { InMemorySpanExporter, ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
-import { CommandTopics, defineCommand, EventTopics, returns } from '@paygrid/contracts';
-import { createTestDatabase, TestDatabase, testBrokers, waitFor } from '@paygrid/testing';
+import { defineCommand, EventTopics, returns } from '@paygrid/contracts';
+import { createTestDatabase, TestDatabase, testBrokers, TestStack, waitFor } from '@paygrid/testing';
 import { commonConfig } from '../config/common-config';
 import { loadConfig } from '../config/config';
 import { PlatformModule } from '../nest/platform.module';
@@ -37,7 +37,7 @@ import { installTracingForTests, uninstallTracing } from './tracer';
 /**
  * One trace across the real stack pieces: an HTTP request to a booted app (through a Nest guard that
  * awaits, as the gateway's authentication does) sends a command with the real CommandBus over the real
- * broker to the same app's command consumer (the payouts topic, under this run's own consumer groups),
+ * broker to the same app's command consumer (payouts commands, on a test stack of its own: TestStack),
  * whose handler writes an event to the outbox in the real Postgres; the relay publishes it to Kafka.
  * Spans are recorded in-process by an in-memory exporter. The service's span, its database work, the
  * outbox publication and the published event's headers must all carry the HTTP request's trace id,
@@ -102,7 +102,7 @@ class TracedServiceModule {
     return {
       module: TracedServiceModule,
       imports: [PlatformModule.forRoot({ app: 'payouts', config, database: {}, commands: true })],
-      controllers: [commandControllerFor(CommandTopics.payouts), SendingController],
+      controllers: [commandControllerFor('payouts', config), SendingController],
       providers: [TracedHandlers, AwaitingGuard, { provide: BUS, useValue: bus }],
     };
   }
@@ -110,8 +110,8 @@ class TracedServiceModule {
 
 describe('one trace from an HTTP request through Kafka, the service, Postgres and the outbox', () => {
   const exporter = new InMemorySpanExporter();
-  const groupPrefix = `it-trace-${randomUUID().slice(0, 8)}`;
   const logger = pino({ level: 'silent' });
+  let stack: TestStack;
   let database: TestDatabase;
   let app: NestFastifyApplication;
   let bus: CommandBus;
@@ -121,15 +121,20 @@ describe('one trace from an HTTP request through Kafka, the service, Postgres an
 
   beforeAll(async () => {
     installTracingForTests('payouts', [new SimpleSpanProcessor({ exporter })]);
+    stack = await TestStack.create('tracing');
     database = await createTestDatabase('tracing');
     const config = loadConfig(commonConfig('payouts'), {
-      DATABASE_URL: database.url,
-      KAFKA_BROKERS: testBrokers().join(','),
-      KAFKA_GROUP_PREFIX: groupPrefix,
+      ...stack.appEnv(database.url),
       LOG_LEVEL: 'silent',
     });
     bus = new CommandBus(
-      { clientId: 'it-trace-bus', brokers: testBrokers(), groupId: `${groupPrefix}-bus`, timeoutMs: 15_000 },
+      {
+        clientId: 'it-trace-bus',
+        brokers: testBrokers(),
+        names: stack.names,
+        group: 'bus',
+        timeoutMs: 15_000,
+      },
       logger,
       new Metrics('it-trace-bus'),
     );
@@ -144,14 +149,13 @@ describe('one trace from an HTTP request through Kafka, the service, Postgres an
     await app.startAllMicroservices();
     await app.listen(0, '127.0.0.1');
 
+    // The stack's own topic, read from its beginning: only this test's events are on it.
     consumer = createKafka('it-trace-events', testBrokers(), logger).consumer({
-      groupId: `${groupPrefix}-events`,
+      groupId: stack.names.group('events'),
       maxWaitTimeInMs: 100,
     });
     await consumer.connect();
-    // From the beginning: a new group reading "from the end" resolves that offset only after it joined,
-    // and can miss a message published meanwhile. This test's event is told apart by its source id.
-    await consumer.subscribe({ topic: EventTopics.payouts, fromBeginning: true });
+    await consumer.subscribe({ topic: stack.names.eventTopic('payouts'), fromBeginning: true });
     await consumer.run({
       eachMessage: async ({ message }) => {
         const event = JSON.parse(message.value?.toString() ?? '{}');
@@ -165,6 +169,7 @@ describe('one trace from an HTTP request through Kafka, the service, Postgres an
     await app?.close();
     await bus?.close();
     await database?.drop();
+    await stack?.close();
     await uninstallTracing();
   });
 
@@ -217,7 +222,7 @@ describe('one trace from an HTTP request through Kafka, the service, Postgres an
     expect(transaction.attributes['paygrid.db.statements']).toBe(statements.length);
     expect(statements.every((span) => span.status.code !== SpanStatusCode.ERROR)).toBe(true);
 
-    const publish = only(spans, 'publish paygrid.payouts.events');
+    const publish = only(spans, `publish ${stack.names.eventTopic('payouts')}`);
     expect(publish.spanContext().traceId).toBe(traceId);
     expect(publish.parentSpanContext?.spanId).toBe(processed.spanContext().spanId);
     expect(publish.attributes['messaging.message.id']).toBe(eventId);
