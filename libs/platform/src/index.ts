@@ -38,3 +38,13 @@ export type { JobHandler, JobRecord, JobRun, JobRunInfo, JobsOptions, NewJob } f
 export * from './nest/tokens';
 export * from './nest/platform.module';
 export * from './bootstrap/start-app';
+export * from './tracing/tracing-config';
+export * from './tracing/tracer';
+export * from './tracing/propagation';
+export * from './tracing/log-fields';
+export * from './tracing/messaging-spans';
+export * from './tracing/outbox-spans';
+export * from './tracing/http-server-spans';
+export * from './tracing/http-client-spans';
+export * from './tracing/job-spans';
+export * from './tracing/pg-tracing';

@@ -1,3 +1,4 @@
+import { jobTraceContext } from '../tracing/job-spans';
 import { Inject, Injectable } from '@nestjs/common';
 import { JobState, Queue } from 'bullmq';
 import { JOBS_QUEUE } from './jobs.tokens';
@@ -28,10 +29,13 @@ export class JobQueue {
   async add(runs: readonly JobRun[]): Promise<void> {
     if (runs.length === 0) return;
     const now = Date.now();
+    // The trace that made the runs due (a command's, an event intake's) continues in the worker; a
+    // reconciler's re-enqueue has none and the run starts a trace of its own.
+    const traceContext = jobTraceContext();
     await this.queue.addBulk(
       runs.map((run) => ({
         name: run.kind,
-        data: { id: run.id, attempt: run.attempt },
+        data: { id: run.id, attempt: run.attempt, trace_context: traceContext },
         opts: {
           jobId: bullJobIdOf(run),
           delay: Math.max(0, run.dueAt.getTime() - now),

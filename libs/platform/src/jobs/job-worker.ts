@@ -3,6 +3,7 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
 import { Logger } from 'pino';
 import { LOGGER } from '../nest/tokens';
+import { traceJob } from '../tracing/job-spans';
 import { RunOutcome } from './job-metrics';
 import { JobRunner } from './job-runner';
 import { ResolvedJobsOptions, RunData } from './job.types';
@@ -23,8 +24,10 @@ export class JobWorker extends WorkerHost {
     super();
   }
 
+  /** Each run continues the trace that enqueued it (or starts one), in a `job <kind>` consumer span. */
   process(job: Job<RunData>): Promise<RunOutcome> {
-    return this.runner.run(job.name, job.data);
+    const attributes = { 'paygrid.job.kind': job.name, 'paygrid.job.attempt': job.data.attempt };
+    return traceJob(`job ${job.name}`, job.data.trace_context, attributes, () => this.runner.run(job.name, job.data));
   }
 
   start(): void {

@@ -85,6 +85,8 @@ export function bullJobIdOf(run: Pick<JobRun, 'id' | 'attempt'>): string {
 export interface RunData {
   id: string;
   attempt: number;
+  /** W3C trace headers of the code that enqueued the run (absent for a reconciler's re-enqueue). */
+  trace_context?: Record<string, string>;
 }
 
 export function runDataOf(data: unknown): RunData | undefined {

@@ -16,6 +16,7 @@ import { ApiError, Errors } from '../errors/api-error';
 import { currentCorrelationId, CORRELATION_HEADER } from '../logging/correlation';
 import { Metrics } from '../metrics/metrics';
 import { nestKafkaOptions } from './kafka-factory';
+import { endCommandSend, startCommandSend } from '../tracing/messaging-spans';
 import { KafkaNames } from './kafka-names';
 
 /**
@@ -108,14 +109,16 @@ export class CommandBus {
     const message = {
       key: options.key ?? options.commandId ?? randomUUID(),
       value: envelope,
-      headers: correlationId ? { [CORRELATION_HEADER]: correlationId } : {},
+      headers: correlationId ? { [CORRELATION_HEADER]: correlationId } : ({} as Record<string, string>),
     };
+    const topic = this.options.names.commandTopic(family);
+    const span = startCommandSend(topic, envelope, message.headers);
     const started = process.hrtime.bigint();
     let outcome = 'ok';
     try {
       const reply = await lastValueFrom(
         this.client
-          .send<CommandReply<R>>(this.options.names.commandTopic(family), message)
+          .send<CommandReply<R>>(topic, message)
           .pipe(timeout(options.timeoutMs ?? this.options.timeoutMs)),
       );
       if (!reply.ok) outcome = 'refused';
@@ -126,6 +129,7 @@ export class CommandBus {
       throw Errors.serviceUnavailable(type);
     } finally {
       this.metrics.commandRequests.observe({ type, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+      endCommandSend(span, outcome);
     }
   }
 }

@@ -4,6 +4,7 @@ import { DomainEvent, EventFamily, EventFormatError, parseDomainEvent } from '@p
 import { CORRELATION_HEADER, runWithCorrelation } from '../logging/correlation';
 import { Metrics } from '../metrics/metrics';
 import { CONSUMER_DEFAULTS, headerText } from './kafka-factory';
+import { traceEventHandling } from '../tracing/messaging-spans';
 import { KafkaNames } from './kafka-names';
 
 /**
@@ -11,7 +12,7 @@ import { KafkaNames } from './kafka-names';
  * offset is committed only after the handler resolved. A handler failure is retried (kafkajs restarts
  * the consumer from the last committed offset), so an event is never skipped because a database was
  * briefly down; handlers are idempotent through the inbox. A malformed message cannot ever succeed:
- * it is logged and skipped.
+ * it is logged and skipped. Each event is handled in a `process <topic>` span continuing its trace.
  */
 export type EventHandler = (event: DomainEvent, topic: string) => Promise<'applied' | 'duplicate'>;
 
@@ -44,7 +45,8 @@ export class EventSubscriber {
       partitionsConsumedConcurrently: 3,
       eachMessage: async ({ topic, message }) => {
         const headers = message.headers as Record<string, unknown> | undefined;
-        await runWithCorrelation(headerText(headers, CORRELATION_HEADER), async () => {
+        const correlationId = headerText(headers, CORRELATION_HEADER);
+        await traceEventHandling(topic, headers, () => runWithCorrelation(correlationId, async () => {
           let event: DomainEvent;
           try {
             event = parseDomainEvent(message.value?.toString('utf8') ?? '');
@@ -62,7 +64,7 @@ export class EventSubscriber {
             this.logger.error({ err: error, topic, event_id: event.event_id }, 'event handler failed; will retry');
             throw error;
           }
-        });
+        }));
       },
     });
     this.consumer = consumer;

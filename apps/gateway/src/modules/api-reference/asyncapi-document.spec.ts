@@ -71,6 +71,16 @@ describe('AsyncAPI document', () => {
     }
   });
 
+  it('documents the W3C trace headers on every command, reply and event', () => {
+    const headersOf = (message: string) => document.components.messages[message].headers as { properties: object };
+    for (const message of ['acquiring.refunds.retrieve', 'acquiring.refunds.retrieve.reply', 'webhook.endpoint.disabled']) {
+      expect({ message, headers: Object.keys(headersOf(message).properties) }).toEqual({
+        message,
+        headers: expect.arrayContaining(['traceparent', 'tracestate']),
+      });
+    }
+  });
+
   it('tells a well-formed command, reply and event from a wrong one', () => {
     const command = {
       type: 'acquiring.refunds.retrieve',

@@ -3,7 +3,15 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { Logger } from 'pino';
 import { DomainEvent, EventFormatError, parseDomainEvent } from '@paygrid/contracts';
-import { claimInboxEvent, CONSUMER_DEFAULTS, KAFKA, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
+import {
+  claimInboxEvent,
+  CONSUMER_DEFAULTS,
+  KAFKA,
+  KafkaNames,
+  LOGGER,
+  Metrics,
+  traceEventBatch,
+} from '@paygrid/platform';
 import { DeliveryRepository, NewDelivery } from '../deliveries/delivery.repository';
 import { Endpoint } from '../endpoints/endpoint.types';
 import { EndpointRepository } from '../endpoints/endpoint.repository';
@@ -66,7 +74,7 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
         for (let start = 0; start < batch.messages.length; start += INTAKE_CHUNK) {
           if (!isRunning() || isStale()) return;
           const chunk = batch.messages.slice(start, start + INTAKE_CHUNK);
-          await this.storeChunk(batch.topic, chunk);
+          await traceEventBatch(batch.topic, chunk, () => this.storeChunk(batch.topic, chunk));
           resolveOffset(chunk[chunk.length - 1].offset);
           await heartbeat();
         }
