@@ -129,7 +129,7 @@ let replicaA: INestApplicationContext;
 let replicaB: INestApplicationContext;
 const logger = createLogger('payouts', 'silent');
 
-/** One replica; a boot that fails is closed again, so its connections do not outlive the test. */
+/** One replica; a boot that fails leaves no connection open behind it. */
 async function start(
   handlers?: (typeof TestJobs | typeof SecondEffectHandler)[],
 ): Promise<INestApplicationContext> {
@@ -140,7 +140,8 @@ async function start(
   try {
     return await app.init();
   } catch (error) {
-    await app.close();
+    // Nest runs no shutdown hook after a failed init (the jobs module closed its own connections).
+    await app.get(DataSource).destroy();
     throw error;
   }
 }

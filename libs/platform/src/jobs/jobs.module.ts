@@ -49,13 +49,21 @@ class JobsLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.registry.discover();
-    const unhandled = (await this.store.pendingKinds(this.dataSource)).filter(
-      (kind) => !this.registry.handlerOf(kind) || this.registry.recordOf(kind),
-    );
-    if (unhandled.length > 0)
-      throw new Error(`pending durable jobs of kind(s) ${unhandled.join(', ')} have no @HandleJob handler`);
-    this.worker = this.moduleRef.get(this.workerType);
+    const worker = this.moduleRef.get(this.workerType);
+    try {
+      this.registry.discover();
+      const unhandled = (await this.store.pendingKinds(this.dataSource)).filter(
+        (kind) => !this.registry.handlerOf(kind) || this.registry.recordOf(kind),
+      );
+      if (unhandled.length > 0)
+        throw new Error(`pending durable jobs of kind(s) ${unhandled.join(', ')} have no @HandleJob handler`);
+    } catch (error) {
+      // Nest runs no shutdown hook after a failed boot: what this module opened is closed here.
+      await worker.stop();
+      await this.closeQueue();
+      throw error;
+    }
+    this.worker = worker;
     this.worker.start();
     this.reconciler.start();
   }
@@ -63,10 +71,14 @@ class JobsLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown
   async beforeApplicationShutdown(): Promise<void> {
     await this.reconciler.stop();
     await this.worker?.stop();
-    await this.queue.queue.close();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.closeQueue();
+  }
+
+  private async closeQueue(): Promise<void> {
+    await this.queue.queue.close();
     await this.connection.quit().catch(() => this.connection.disconnect());
   }
 }
