@@ -8,4 +8,5 @@ export * from './acquiring';
 export * from './sandbox';
 export * from './validation/validate-payload';
 export * from './validation/field-rules';
+export * from './validation/pagination';
 export * from './create-sub-account.dto';

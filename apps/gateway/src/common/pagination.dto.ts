@@ -1,19 +1,2 @@
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
-
-/** Page size 10–100 (default 10) and page number from 1 (default 1); out of range is a 400 (decisions §4). */
-export class PaginationQuery {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(10)
-  @Max(100)
-  page_size: number = 10;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
-  page_number: number = 1;
-}
+/** The page query of every list route: one class with the services' list commands (libs/contracts). */
+export { PaginationQuery } from '@paygrid/contracts';

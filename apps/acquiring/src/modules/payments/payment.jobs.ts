@@ -1,10 +1,11 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AttemptStatus } from '@paygrid/contracts';
-import { Tx, UnitOfWork } from '../../common/unit-of-work';
+import { TransactionContext } from '@paygrid/platform';
+import { Transactions } from '../../common/transactions';
 import { CARD_CONNECTOR, CardConnector } from '../connectors/connector';
 import { JobScheduler } from '../jobs/job-scheduler';
-import { Authorization } from './authorization';
+import { Authorization, Completion } from './authorization';
 import { CaptureIntentOperation } from './operations/capture-intent.operation';
 import { PaymentFlow, Snapshot } from './payment-flow';
 import { PaymentRepository } from './payment.repository';
@@ -14,13 +15,15 @@ import { PaymentRepository } from './payment.repository';
  * payment has moved on (a job can run twice, or after a merchant's own capture or cancel): the
  * conditional updates behind PaymentFlow make a late run harmless.
  */
-const JOB_COMMAND = (kind: string) => ({ command_id: null, type: `acquiring.job.${kind}` });
-
 @Injectable()
 export class PaymentJobs implements OnModuleInit {
+  /** A job's processor answer is applied in a plain transaction: no command (and no ledger) drives it. */
+  private readonly completeInTransaction: Completion = (work) =>
+    this.transactions.run(work).then((result) => ({ result, applied: true }));
+
   constructor(
     private readonly scheduler: JobScheduler,
-    private readonly unit: UnitOfWork,
+    private readonly transactions: Transactions,
     private readonly dataSource: DataSource,
     private readonly payments: PaymentRepository,
     private readonly flow: PaymentFlow,
@@ -46,7 +49,8 @@ export class PaymentJobs implements OnModuleInit {
       previous: attempt.authenticationData,
     });
     if (result.kind === 'pending') throw new Error(`attempt ${attemptId} is still pending at the processor`);
-    await this.authorization.apply(JOB_COMMAND('complete_async_authorization'), attempt.intentId, attempt.id, result, null);
+    const snapshot = await this.flow.snapshot(this.dataSource, attempt.intentId);
+    await this.authorization.apply(this.completeInTransaction, { ...snapshot, attempt }, result, null);
   }
 
   /** A challenge nobody completed while the client_secret was valid: the shopper may start again. */
@@ -72,11 +76,11 @@ export class PaymentJobs implements OnModuleInit {
   private async onLatestAttempt(
     attemptId: string,
     expected: AttemptStatus,
-    work: (tx: Tx, snapshot: Snapshot) => Promise<unknown>,
+    work: (tx: TransactionContext, snapshot: Snapshot) => Promise<unknown>,
   ): Promise<void> {
     const attempt = await this.payments.findAttempt(this.dataSource, attemptId);
     if (!attempt || attempt.status !== expected) return;
-    await this.unit.transaction('payment_intent', async (tx) => {
+    await this.transactions.run(async (tx) => {
       const snapshot = await this.flow.snapshot(tx.manager, attempt.intentId, { lock: true });
       if (snapshot.attempt?.id !== attemptId || snapshot.attempt.status !== expected) return;
       await work(tx, snapshot);

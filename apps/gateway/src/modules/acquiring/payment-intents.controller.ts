@@ -1,20 +1,19 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
-import { AcquiringCommands } from '@paygrid/contracts';
-import type { AuthenticatedRequest } from '../../common/authenticated-request';
-import { ApiOperation } from '../api-reference/api-operation.decorator';
-import { RequiresClientId } from '../auth/route-policy.decorator';
-import { ServiceCalls } from '../commands/service-calls';
-import { AcquiringPayloads } from './acquiring-payloads';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import {
+  AcquiringCommand,
   CancelPaymentIntentBody,
   CapturePaymentIntentBody,
   ConfirmPaymentIntentBody,
   CreatePaymentIntentBody,
-  ListPaymentIntentsQuery,
-  ResourceIdParam,
+  ListIntentsPayload,
   UpdatePaymentIntentBody,
-} from './dto/acquiring.dto';
+} from '@paygrid/contracts';
+import type { AuthenticatedRequest } from '../../common/authenticated-request';
+import { ApiOperation } from '../api-reference/api-operation.decorator';
+import { RequiresClientId } from '../auth/route-policy.decorator';
+import { ServiceCalls } from '../commands/service-calls';
+import { CardSealer } from './card-sealer';
+import { ResourceIdParam } from './dto/acquiring.dto';
 
 /**
  * PaymentIntents (spec 4.1, 4.2, 4.10; wire-compat §9.1–9.6). Payment-intent operations require an
@@ -26,7 +25,7 @@ import {
 export class PaymentIntentsController {
   constructor(
     private readonly services: ServiceCalls,
-    private readonly payloads: AcquiringPayloads,
+    private readonly sealer: CardSealer,
   ) {}
 
   @Post('create')
@@ -36,65 +35,41 @@ export class PaymentIntentsController {
     description: 'Confirmed at once when payment_method.card is given (sandbox outcomes by test card number).',
     tag: 'Acquiring',
   })
-  create(@Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: CreatePaymentIntentBody) {
-    return this.services.mutate(request, reply, 'acquiring', AcquiringCommands.createIntent, this.payloads.createIntent(body));
+  create(@Req() request: AuthenticatedRequest, @Body() body: CreatePaymentIntentBody) {
+    return this.services.execute(request, AcquiringCommand.createIntent, this.sealer.sealed(body));
   }
 
   @Get()
   @ApiOperation({ summary: 'List PaymentIntents', tag: 'Acquiring' })
-  list(@Req() request: AuthenticatedRequest, @Query() query: ListPaymentIntentsQuery) {
-    return this.services.query(request, 'acquiring', AcquiringCommands.listIntents, {
-      page_size: query.page_size,
-      page_number: query.page_number,
-      intent_status: query.intent_status,
-      create_start_time: query.create_start_time,
-      create_end_time: query.create_end_time,
-    });
+  list(@Req() request: AuthenticatedRequest, @Query() query: ListIntentsPayload) {
+    return this.services.execute(request, AcquiringCommand.listIntents, query);
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'Retrieve a PaymentIntent', tag: 'Acquiring' })
   retrieve(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam) {
-    return this.services.query(request, 'acquiring', AcquiringCommands.retrieveIntent, { payment_intent_id: params.id });
+    return this.services.execute(request, AcquiringCommand.retrieveIntent, { payment_intent_id: params.id });
   }
 
   @Post(':id')
   @HttpCode(200)
   @ApiOperation({ summary: 'Update a PaymentIntent', description: 'Only while it requires a payment method.', tag: 'Acquiring' })
-  update(
-    @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-    @Param() params: ResourceIdParam,
-    @Body() body: UpdatePaymentIntentBody,
-  ) {
-    return this.services.mutate(request, reply, 'acquiring', AcquiringCommands.updateIntent, this.payloads.updateIntent(params.id, body));
+  update(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam, @Body() body: UpdatePaymentIntentBody) {
+    return this.services.execute(request, AcquiringCommand.updateIntent, { ...body, payment_intent_id: params.id });
   }
 
   @Post(':id/confirm')
   @HttpCode(200)
   @ApiOperation({ summary: 'Confirm a PaymentIntent with a card', tag: 'Acquiring' })
-  confirm(
-    @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-    @Param() params: ResourceIdParam,
-    @Body() body: ConfirmPaymentIntentBody,
-  ) {
-    return this.services.mutate(request, reply, 'acquiring', AcquiringCommands.confirmIntent, this.payloads.confirmIntent(params.id, body));
+  confirm(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam, @Body() body: ConfirmPaymentIntentBody) {
+    return this.services.execute(request, AcquiringCommand.confirmIntent, { ...this.sealer.sealed(body), payment_intent_id: params.id });
   }
 
   @Post(':id/capture')
   @HttpCode(200)
   @ApiOperation({ summary: 'Capture an authorised PaymentIntent', description: 'All of it, or amount_to_capture; once.', tag: 'Acquiring' })
-  capture(
-    @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-    @Param() params: ResourceIdParam,
-    @Body() body: CapturePaymentIntentBody,
-  ) {
-    return this.services.mutate(request, reply, 'acquiring', AcquiringCommands.captureIntent, {
-      payment_intent_id: params.id,
-      amount_to_capture: body.amount_to_capture,
-    });
+  capture(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam, @Body() body: CapturePaymentIntentBody) {
+    return this.services.execute(request, AcquiringCommand.captureIntent, { ...body, payment_intent_id: params.id });
   }
 
   @Post(':id/cancel')
@@ -104,15 +79,7 @@ export class PaymentIntentsController {
     description: 'From REQUIRES_PAYMENT_METHOD, REQUIRES_CUSTOMER_ACTION or REQUIRES_CAPTURE.',
     tag: 'Acquiring',
   })
-  cancel(
-    @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-    @Param() params: ResourceIdParam,
-    @Body() body: CancelPaymentIntentBody,
-  ) {
-    return this.services.mutate(request, reply, 'acquiring', AcquiringCommands.cancelIntent, {
-      payment_intent_id: params.id,
-      cancellation_reason: body.cancellation_reason,
-    });
+  cancel(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam, @Body() body: CancelPaymentIntentBody) {
+    return this.services.execute(request, AcquiringCommand.cancelIntent, { ...body, payment_intent_id: params.id });
   }
 }

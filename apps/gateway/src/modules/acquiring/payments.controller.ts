@@ -1,17 +1,15 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
-import { AcquiringCommands } from '@paygrid/contracts';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import {
+  AcquiringCommand,
+  CreateRefundPayload,
+  ListAttemptsPayload,
+  ListRefundsPayload,
+  ListSettlementsPayload,
+} from '@paygrid/contracts';
 import type { AuthenticatedRequest } from '../../common/authenticated-request';
 import { ApiOperation } from '../api-reference/api-operation.decorator';
 import { ServiceCalls } from '../commands/service-calls';
-import { AcquiringPayloads } from './acquiring-payloads';
-import {
-  CreateRefundBody,
-  ListPaymentAttemptsQuery,
-  ListRefundsQuery,
-  ListSettlementsQuery,
-  ResourceIdParam,
-} from './dto/acquiring.dto';
+import { ResourceIdParam } from './dto/acquiring.dto';
 
 /**
  * Payment attempts, refunds and settlements (wire-compat §9.7–9.9, spec 4.10). The SDKs send
@@ -23,28 +21,20 @@ export class PaymentAttemptsController {
 
   @Get()
   @ApiOperation({ summary: 'List PaymentAttempts', tag: 'Acquiring' })
-  list(@Req() request: AuthenticatedRequest, @Query() query: ListPaymentAttemptsQuery) {
-    return this.services.query(request, 'acquiring', AcquiringCommands.listAttempts, {
-      page_size: query.page_size,
-      page_number: query.page_number,
-      payment_intent_id: query.payment_intent_id,
-      attempt_status: query.attempt_status,
-    });
+  list(@Req() request: AuthenticatedRequest, @Query() query: ListAttemptsPayload) {
+    return this.services.execute(request, AcquiringCommand.listAttempts, query);
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'Retrieve a PaymentAttempt', tag: 'Acquiring' })
   retrieve(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam) {
-    return this.services.query(request, 'acquiring', AcquiringCommands.retrieveAttempt, { attempt_id: params.id });
+    return this.services.execute(request, AcquiringCommand.retrieveAttempt, { attempt_id: params.id });
   }
 }
 
 @Controller('v2/payment/refunds')
 export class RefundsController {
-  constructor(
-    private readonly services: ServiceCalls,
-    private readonly payloads: AcquiringPayloads,
-  ) {}
+  constructor(private readonly services: ServiceCalls) {}
 
   @Post()
   @HttpCode(200)
@@ -53,27 +43,20 @@ export class RefundsController {
     description: 'The refunds of a payment never add up to more than was captured.',
     tag: 'Acquiring',
   })
-  create(@Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: CreateRefundBody) {
-    return this.services.mutate(request, reply, 'acquiring', AcquiringCommands.createRefund, this.payloads.refund(body));
+  create(@Req() request: AuthenticatedRequest, @Body() body: CreateRefundPayload) {
+    return this.services.execute(request, AcquiringCommand.createRefund, body);
   }
 
   @Get()
   @ApiOperation({ summary: 'List refunds', tag: 'Acquiring' })
-  list(@Req() request: AuthenticatedRequest, @Query() query: ListRefundsQuery) {
-    return this.services.query(request, 'acquiring', AcquiringCommands.listRefunds, {
-      page_size: query.page_size,
-      page_number: query.page_number,
-      start_time: query.start_time,
-      end_time: query.end_time,
-      payment_intent_id: query.payment_intent_id,
-      merchant_order_id: query.merchant_order_id,
-    });
+  list(@Req() request: AuthenticatedRequest, @Query() query: ListRefundsPayload) {
+    return this.services.execute(request, AcquiringCommand.listRefunds, query);
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'Retrieve a refund', tag: 'Acquiring' })
   retrieve(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam) {
-    return this.services.query(request, 'acquiring', AcquiringCommands.retrieveRefund, { refund_id: params.id });
+    return this.services.execute(request, AcquiringCommand.retrieveRefund, { refund_id: params.id });
   }
 }
 
@@ -83,14 +66,7 @@ export class SettlementsController {
 
   @Get()
   @ApiOperation({ summary: 'List settlements', description: 'Only successful settlements are returned.', tag: 'Acquiring' })
-  list(@Req() request: AuthenticatedRequest, @Query() query: ListSettlementsQuery) {
-    return this.services.query(request, 'acquiring', AcquiringCommands.listSettlements, {
-      page_size: query.page_size,
-      page_number: query.page_number,
-      payment_intent_id: query.payment_intent_id,
-      settlement_batch_id: query.settlement_batch_id,
-      settled_start_time: query.settled_start_time,
-      settled_end_time: query.settled_end_time,
-    });
+  list(@Req() request: AuthenticatedRequest, @Query() query: ListSettlementsPayload) {
+    return this.services.execute(request, AcquiringCommand.listSettlements, query);
   }
 }

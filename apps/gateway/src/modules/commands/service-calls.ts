@@ -16,6 +16,10 @@ export class ServiceCalls {
   constructor(@Inject(COMMAND_BUS) private readonly bus: CommandBus) {}
 
   execute<C extends CommandDefinition>(request: AuthenticatedRequest, definition: C, payload: PayloadOf<C>): Promise<ResultOf<C>> {
+    if (!definition.needsActor && !request.auth) {
+      // A public route (the hosted pages): no actor, and no idempotency claim to take a command id from.
+      return this.bus.execute(definition, payload, { actor: null, commandId: null, correlationId: correlationOf(request) });
+    }
     return this.bus.execute(definition, payload, {
       actor: authOf(request).actor,
       commandId: definition.mutates ? this.commandIdOf(request, definition.type) : null,
