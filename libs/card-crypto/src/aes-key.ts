@@ -5,7 +5,8 @@ import { createHmac } from 'node:crypto';
  * base64 of exactly 32 bytes. A malformed key is refused at boot, naming the rule, never used.
  */
 export function decodeAes256Key(raw: string): Buffer {
-  if (!/^[A-Za-z0-9+/]{43}=$/.test(raw)) throw new Error('must be 32 bytes in base64 (44 characters ending in =)');
+  if (!/^[A-Za-z0-9+/]{43}=$/.test(raw))
+    throw new Error('must be 32 bytes in base64 (44 characters ending in =)');
   const key = Buffer.from(raw, 'base64');
   if (key.length !== 32) throw new Error('must decode to exactly 32 bytes');
   return key;

@@ -32,7 +32,8 @@ export class CardVault {
 
   constructor(private readonly keys: VaultKeys) {
     for (const { id, key } of [keys.active, ...(keys.retired ?? [])]) {
-      if (id !== null && !KEY_ID.test(id)) throw new Error(`vault key id ${JSON.stringify(id)} must match ${KEY_ID}`);
+      if (id !== null && !KEY_ID.test(id))
+        throw new Error(`vault key id ${JSON.stringify(id)} must match ${KEY_ID}`);
       if (key.length !== 32) throw new Error('vault keys must be 32 bytes (AES-256)');
       this.ring.set(id, key);
     }
@@ -59,7 +60,8 @@ export class CardVault {
           : [undefined, []];
     if (keyId === undefined) throw new CardVaultError('vault value has an unknown format');
     const key = this.ring.get(keyId);
-    if (!key) throw new CardVaultError(`vault value is under key ${keyId ?? '(unnamed)'}, which is not in the ring`);
+    if (!key)
+      throw new CardVaultError(`vault value is under key ${keyId ?? '(unnamed)'}, which is not in the ring`);
     const [iv, tag, body] = encoded.map((part) => Buffer.from(part, 'base64url'));
     try {
       const decipher = createDecipheriv('aes-256-gcm', key, iv);

@@ -4,7 +4,12 @@
  * secrets for the bus, and the vault that keeps them at rest.
  */
 export { decodeAes256Key, deriveKey } from './aes-key';
-export { CardSealError, DEVELOPMENT_CARD_TRANSPORT_KEY, openCardSecrets, sealCardSecrets } from './transport-seal';
+export {
+  CardSealError,
+  DEVELOPMENT_CARD_TRANSPORT_KEY,
+  openCardSecrets,
+  sealCardSecrets,
+} from './transport-seal';
 export type { CardSecrets } from './transport-seal';
 export { CardVault, CardVaultError } from './card-vault';
 export type { VaultKey, VaultKeys } from './card-vault';

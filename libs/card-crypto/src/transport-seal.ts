@@ -26,13 +26,16 @@ export function sealCardSecrets(secrets: CardSecrets, key: Buffer): string {
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(SEAL_AAD);
   const body = Buffer.concat([cipher.update(JSON.stringify(secrets), 'utf8'), cipher.final()]);
-  return [SEAL_VERSION, ...[iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url'))].join('.');
+  return [SEAL_VERSION, ...[iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url'))].join(
+    '.',
+  );
 }
 
 /** Throws CardSealError when the value was not sealed with this key or was altered. */
 export function openCardSecrets(sealed: string, key: Buffer): CardSecrets {
   const parts = typeof sealed === 'string' ? sealed.split('.') : [];
-  if (parts.length !== 4 || parts[0] !== SEAL_VERSION) throw new CardSealError('sealed card has an unknown format');
+  if (parts.length !== 4 || parts[0] !== SEAL_VERSION)
+    throw new CardSealError('sealed card has an unknown format');
   try {
     const [, iv, tag, body] = parts.map((part) => Buffer.from(part, 'base64url'));
     const decipher = createDecipheriv('aes-256-gcm', key, iv);

@@ -18,7 +18,11 @@ export async function pageOf<T, V>(
   { total, items }: { total: number; items: T[] },
   present: (item: T) => V | Promise<V>,
 ): Promise<Page<V>> {
-  return { total_pages: Math.ceil(total / query.page_size), total_items: total, data: await Promise.all(items.map(present)) };
+  return {
+    total_pages: Math.ceil(total / query.page_size),
+    total_items: total,
+    data: await Promise.all(items.map(present)),
+  };
 }
 
 /** An optional ISO 8601 filter (validated by the payload class) as a Date. */

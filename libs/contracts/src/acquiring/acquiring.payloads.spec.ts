@@ -1,6 +1,11 @@
 import { validatePayload } from '../validation/validate-payload';
 import { amountProblem } from '../validation/field-rules';
-import { CreateIntentPayload, CreatePaymentIntentBody, HostedThreeDsPayload, UpdatePaymentIntentBody } from './acquiring.payloads';
+import {
+  CreateIntentPayload,
+  CreatePaymentIntentBody,
+  HostedThreeDsPayload,
+  UpdatePaymentIntentBody,
+} from './acquiring.payloads';
 
 /**
  * The acquiring rules as the gateway (HTTP bodies) and the service (command payloads) both apply them:
@@ -27,7 +32,9 @@ describe('cross-field rules of spec 4.1', () => {
   it('wants a state for US and CA billing addresses only', () => {
     const withCountry = (country_code: string, state?: string) =>
       intent({ payment_method: sealedCard({ billing: { address: { country_code, state } } }) });
-    expect(problemsOf(CreateIntentPayload, withCountry('US'))).toEqual(['payment_method.card.billing.address.state: is required when country_code is US']);
+    expect(problemsOf(CreateIntentPayload, withCountry('US'))).toEqual([
+      'payment_method.card.billing.address.state: is required when country_code is US',
+    ]);
     expect(problemsOf(CreateIntentPayload, withCountry('CA', 'ON'))).toEqual([]);
     expect(problemsOf(CreateIntentPayload, withCountry('GB'))).toEqual([]);
   });
@@ -38,12 +45,16 @@ describe('cross-field rules of spec 4.1', () => {
       'ip_address: is required when payment_method.card.three_ds_action is enforce_3ds',
       'browser_info: is required when payment_method.card.three_ds_action is enforce_3ds',
     ]);
-    expect(problemsOf(CreateIntentPayload, { ...enforce, ip_address: '203.0.113.1', browser_info: {} })).toEqual([]);
+    expect(
+      problemsOf(CreateIntentPayload, { ...enforce, ip_address: '203.0.113.1', browser_info: {} }),
+    ).toEqual([]);
   });
 
   it('measures metadata in UTF-8 bytes of its JSON, at most 512', () => {
     expect(problemsOf(CreateIntentPayload, intent({ metadata: { note: 'a'.repeat(490) } }))).toEqual([]);
-    expect(problemsOf(CreateIntentPayload, intent({ metadata: { note: 'é'.repeat(251) } }))).toEqual(['metadata: must be at most 512 bytes as JSON']);
+    expect(problemsOf(CreateIntentPayload, intent({ metadata: { note: 'é'.repeat(251) } }))).toEqual([
+      'metadata: must be at most 512 bytes as JSON',
+    ]);
   });
 });
 
@@ -64,13 +75,19 @@ describe('amounts', () => {
     expect(problemsOf(CreatePaymentIntentBody, intent({ amount: '10.50', currency: 'USD' }))).toEqual([]);
     expect(problemsOf(CreatePaymentIntentBody, intent({ amount: '1000', currency: 'JPY' }))).toEqual([]);
     expect(problemsOf(CreatePaymentIntentBody, intent({ amount: '1.234', currency: 'KWD' }))).toEqual([]);
-    expect(problemsOf(CreatePaymentIntentBody, intent({ amount: '1', currency: 'ZZZ' }))).toEqual(['currency: is not a supported currency']);
+    expect(problemsOf(CreatePaymentIntentBody, intent({ amount: '1', currency: 'ZZZ' }))).toEqual([
+      'currency: is not a supported currency',
+    ]);
   });
 
   it('reads a new amount of an update in the new currency, or only its form when the currency is the stored one', () => {
-    expect(problemsOf(UpdatePaymentIntentBody, { amount: '10.5', currency: 'JPY' })).toEqual(['amount: no decimal places allowed for JPY']);
+    expect(problemsOf(UpdatePaymentIntentBody, { amount: '10.5', currency: 'JPY' })).toEqual([
+      'amount: no decimal places allowed for JPY',
+    ]);
     expect(problemsOf(UpdatePaymentIntentBody, { amount: '10.5' })).toEqual([]);
-    expect(problemsOf(UpdatePaymentIntentBody, { amount: 'ten' })).toEqual(['amount: must be a decimal string such as "10.50"']);
+    expect(problemsOf(UpdatePaymentIntentBody, { amount: 'ten' })).toEqual([
+      'amount: must be a decimal string such as "10.50"',
+    ]);
   });
 
   it('tells a service that learns the currency later the same reasons', () => {
@@ -86,13 +103,17 @@ describe('amounts', () => {
       return_url: 'https://shop.example/return',
     });
     // The service's dispatcher answers these, joined, as one invalid_request_error (libs/platform).
-    expect(problems.join('; ')).toBe('currency: is not a supported currency; description: must be a string; merchant_order_id: is required');
+    expect(problems.join('; ')).toBe(
+      'currency: is not a supported currency; description: must be a string; merchant_order_id: is required',
+    );
     expect(problems.join('; ')).not.toContain('4242');
   });
 });
 
 describe('hosted pages', () => {
   it('takes only approve or fail as the challenge outcome', () => {
-    expect(problemsOf(HostedThreeDsPayload, { client_secret: 'pi_1_secret_x', outcome: 'maybe' })).toEqual(['outcome: must be approve or fail']);
+    expect(problemsOf(HostedThreeDsPayload, { client_secret: 'pi_1_secret_x', outcome: 'maybe' })).toEqual([
+      'outcome: must be approve or fail',
+    ]);
   });
 });

@@ -53,9 +53,13 @@ const Str = (max: number, options: { optional?: boolean } = {}): Rule =>
   options.optional ? all(IsOptional(), IsString(), MaxLength(max)) : all(IsString(), MaxLength(max));
 /** A non-empty string of at most `max` characters. */
 const Filled = (max: number, options: { optional?: boolean } = {}): Rule =>
-  options.optional ? all(IsOptional(), IsString(), IsNotEmpty(), MaxLength(max)) : all(IsString(), IsNotEmpty(), MaxLength(max));
+  options.optional
+    ? all(IsOptional(), IsString(), IsNotEmpty(), MaxLength(max))
+    : all(IsString(), IsNotEmpty(), MaxLength(max));
 const OneOf = (values: readonly string[], options: { optional?: boolean; message?: string } = {}): Rule => {
-  const rule = IsIn(values, { message: `$property ${options.message ?? `must be one of ${values.join(', ')}`}` });
+  const rule = IsIn(values, {
+    message: `$property ${options.message ?? `must be one of ${values.join(', ')}`}`,
+  });
   return options.optional ? all(IsOptional(), rule) : rule;
 };
 /** A web URL or an application URI: a scheme, then anything. */
@@ -64,9 +68,12 @@ const Uri = (options: { optional?: boolean } = {}): Rule =>
     ...(options.optional ? [IsOptional()] : []),
     IsString(),
     MaxLength(1024),
-    Matches(/^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/, { message: '$property must be a web URL or an application URI' }),
+    Matches(/^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/, {
+      message: '$property must be a web URL or an application URI',
+    }),
   );
-const EmailAddress = (): Rule => all(IsOptional(), IsEmail({}, { message: '$property must be an email address' }), MaxLength(254));
+const EmailAddress = (): Rule =>
+  all(IsOptional(), IsEmail({}, { message: '$property must be an email address' }), MaxLength(254));
 const IntFrom = (min: number, max: number): Rule => all(IsOptional(), IsInt(), Min(min), Max(max));
 const Flag = (): Rule => all(IsOptional(), IsBoolean());
 
@@ -78,7 +85,9 @@ export const COUNTRIES_REQUIRING_STATE = ['US', 'CA'] as const;
 // ---------------------------------------------------------------------------------------------------
 
 class AddressFields {
-  @IsOptional() @Matches(/^[A-Z]{2}$/, { message: '$property must be an ISO 3166-1 alpha-2 country code' }) country_code?: string;
+  @IsOptional()
+  @Matches(/^[A-Z]{2}$/, { message: '$property must be an ISO 3166-1 alpha-2 country code' })
+  country_code?: string;
   @Str(100, { optional: true }) city?: string;
   @Str(TEXT, { optional: true }) street?: string;
   @Str(20, { optional: true }) postcode?: string;
@@ -91,12 +100,14 @@ export class Address extends AddressFields {
 const requiresState = (address: Record<string, unknown>) =>
   (COUNTRIES_REQUIRING_STATE as readonly unknown[]).includes(address.country_code);
 const stateRequired = {
-  message: (args: ValidationArguments) => `$property is required when country_code is ${String((args.object as Address).country_code)}`,
+  message: (args: ValidationArguments) =>
+    `$property is required when country_code is ${String((args.object as Address).country_code)}`,
 };
 
 /** A card's billing address: spec 4.1 wants its state in the US and Canada. */
 export class BillingAddress extends AddressFields {
-  @all(RequiredWhen(requiresState, '', stateRequired), IsString(), IsNotEmpty(stateRequired), MaxLength(100)) state?: string;
+  @all(RequiredWhen(requiresState, '', stateRequired), IsString(), IsNotEmpty(stateRequired), MaxLength(100))
+  state?: string;
 }
 
 export class Billing {
@@ -117,7 +128,9 @@ export class ThreeDsInput {
 /** The card's fields that are not secret: they travel as they are. */
 export class CardFields {
   @Str(100, { optional: true }) card_name?: string;
-  @IsString() @Matches(/^(0[1-9]|1[0-2])$/, { message: '$property must be MM (01-12)' }) expiry_month!: string;
+  @IsString()
+  @Matches(/^(0[1-9]|1[0-2])$/, { message: '$property must be MM (01-12)' })
+  expiry_month!: string;
   @IsString() @Matches(/^(\d{2}|\d{4})$/, { message: '$property must be YYYY' }) expiry_year!: string;
   @Nested(() => Billing, { optional: true }) billing?: Billing;
   @Flag() auto_capture?: boolean;
@@ -127,7 +140,9 @@ export class CardFields {
 
 /** A card as merchants and the hosted page send it to the gateway (never beyond: see SealedCard). */
 export class CardInput extends CardFields {
-  @IsString() @Matches(/^[0-9][0-9 -]{10,24}[0-9]$/, { message: '$property must be 12 to 19 digits' }) card_number!: string;
+  @IsString()
+  @Matches(/^[0-9][0-9 -]{10,24}[0-9]$/, { message: '$property must be 12 to 19 digits' })
+  card_number!: string;
   @IsString() @Matches(/^\d{3,4}$/, { message: '$property must be 3 or 4 digits' }) cvc!: string;
 }
 
@@ -189,11 +204,20 @@ export class BrowserInfo {
 
 /** Spec 4.1: with `enforce_3ds` the shopper's IP address and browser data are required. */
 const enforcesThreeDs = (body: Record<string, unknown>) =>
-  (body.payment_method as { card?: { three_ds_action?: unknown } } | undefined)?.card?.three_ds_action === 'enforce_3ds';
+  (body.payment_method as { card?: { three_ds_action?: unknown } } | undefined)?.card?.three_ds_action ===
+  'enforce_3ds';
 const WHEN_ENFORCE_3DS = 'when payment_method.card.three_ds_action is enforce_3ds';
 const ShopperIp = (): Rule =>
-  all(RequiredWhen(enforcesThreeDs, WHEN_ENFORCE_3DS), IsIP(undefined, { message: '$property must be an IPv4 or IPv6 address' }), MaxLength(45));
-const ShopperBrowser = (): Rule => all(RequiredWhen(enforcesThreeDs, WHEN_ENFORCE_3DS), Nested(() => BrowserInfo));
+  all(
+    RequiredWhen(enforcesThreeDs, WHEN_ENFORCE_3DS),
+    IsIP(undefined, { message: '$property must be an IPv4 or IPv6 address' }),
+    MaxLength(45),
+  );
+const ShopperBrowser = (): Rule =>
+  all(
+    RequiredWhen(enforcesThreeDs, WHEN_ENFORCE_3DS),
+    Nested(() => BrowserInfo),
+  );
 
 // ---------------------------------------------------------------------------------------------------
 // Payment intents
@@ -329,7 +353,10 @@ export class ListSettlementsPayload extends PaginationQuery {
 // ---------------------------------------------------------------------------------------------------
 
 export class HostedSessionPayload {
-  @IsString() @MaxLength(200) @Matches(/^pi_[A-Za-z0-9_-]+$/, { message: '$property must be a client_secret' }) client_secret!: string;
+  @IsString()
+  @MaxLength(200)
+  @Matches(/^pi_[A-Za-z0-9_-]+$/, { message: '$property must be a client_secret' })
+  client_secret!: string;
 }
 
 /** The checkout page's payment: a new card or one of the customer's saved cards. */

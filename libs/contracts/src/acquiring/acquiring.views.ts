@@ -60,7 +60,12 @@ export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 export const REFUND_STATUSES = ['INITIATED', 'PROCESSING', 'SUCCEEDED', 'FAILED'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
-export const CANCELLATION_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer', 'abandoned'] as const;
+export const CANCELLATION_REASONS = [
+  'duplicate',
+  'fraudulent',
+  'requested_by_customer',
+  'abandoned',
+] as const;
 export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
 
 /** `enforce_3ds` is the spec's; `skip_3ds` is ours (the spec does not show the others). */

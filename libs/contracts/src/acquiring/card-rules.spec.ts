@@ -1,4 +1,10 @@
-import { cardBrandOf, cardNumberProblem, cvcProblem, maskCardNumber, normaliseCardNumber } from './card-rules';
+import {
+  cardBrandOf,
+  cardNumberProblem,
+  cvcProblem,
+  maskCardNumber,
+  normaliseCardNumber,
+} from './card-rules';
 
 describe('card number rules', () => {
   it.each([

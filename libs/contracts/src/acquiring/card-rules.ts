@@ -3,7 +3,8 @@
  * shared so the gateway refuses a bad number before it is sealed and acquiring re-checks after opening.
  * The number itself never crosses the bus in clear (libs/card-crypto seals it).
  */
-export type CardBrand = 'VISA' | 'MASTERCARD' | 'AMEX' | 'DISCOVER' | 'JCB' | 'UNIONPAY' | 'DINERS' | 'UNKNOWN';
+export type CardBrand =
+  'VISA' | 'MASTERCARD' | 'AMEX' | 'DISCOVER' | 'JCB' | 'UNIONPAY' | 'DINERS' | 'UNKNOWN';
 
 interface BrandRule {
   brand: CardBrand;
@@ -21,7 +22,12 @@ const BRAND_RULES: readonly BrandRule[] = [
   { brand: 'DISCOVER', prefix: /^(6011|65|64[4-9])/, lengths: [16, 19], cvcLength: 3 },
   { brand: 'UNIONPAY', prefix: /^62/, lengths: [16, 17, 18, 19], cvcLength: 3 },
 ];
-const UNKNOWN_BRAND: BrandRule = { brand: 'UNKNOWN', prefix: /^/, lengths: [13, 14, 15, 16, 17, 18, 19], cvcLength: 3 };
+const UNKNOWN_BRAND: BrandRule = {
+  brand: 'UNKNOWN',
+  prefix: /^/,
+  lengths: [13, 14, 15, 16, 17, 18, 19],
+  cvcLength: 3,
+};
 
 export type CardNumberProblem = 'not_digits' | 'invalid_length' | 'failed_luhn';
 

@@ -16,7 +16,10 @@ export function acquiringCardVault(config: Pick<AcquiringConfig, 'CARD_ENCRYPTIO
 }
 
 @Module({
-  providers: [CardTransport, { provide: CardVault, useFactory: acquiringCardVault, inject: [ACQUIRING_CONFIG] }],
+  providers: [
+    CardTransport,
+    { provide: CardVault, useFactory: acquiringCardVault, inject: [ACQUIRING_CONFIG] },
+  ],
   exports: [CardTransport, CardVault],
 })
 export class CardsModule {}

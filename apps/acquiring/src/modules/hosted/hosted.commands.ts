@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { AcquiringCommand, HostedConfirmPayload, HostedSessionPayload, HostedThreeDsPayload } from '@paygrid/contracts';
+import {
+  AcquiringCommand,
+  HostedConfirmPayload,
+  HostedSessionPayload,
+  HostedThreeDsPayload,
+} from '@paygrid/contracts';
 import { HandleCommand, StagedContext } from '@paygrid/platform';
 import { HostedService } from './hosted.service';
 

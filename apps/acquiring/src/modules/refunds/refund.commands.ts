@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { AcquiringCommand, CreateRefundPayload, ListRefundsPayload, RefundIdPayload } from '@paygrid/contracts';
+import {
+  AcquiringCommand,
+  CreateRefundPayload,
+  ListRefundsPayload,
+  RefundIdPayload,
+} from '@paygrid/contracts';
 import { CommandContext, HandleCommand, WriteContext } from '@paygrid/platform';
 import { RefundService } from './refund.service';
 

@@ -36,7 +36,8 @@ export class HostedPagesController {
   @Post('checkout/pay')
   @HttpCode(200)
   pay(@Req() request: FastifyRequest, @Body() { card, ...body }: HostedPayBody) {
-    return this.services.execute(request, AcquiringCommand.hostedConfirm, { ...body, payment_method: card && { card: this.sealer.seal(card, 'card') } });
+    const payment_method = card && { card: this.sealer.seal(card, 'card') };
+    return this.services.execute(request, AcquiringCommand.hostedConfirm, { ...body, payment_method });
   }
 
   @Post('three_ds')
