@@ -41,10 +41,11 @@ export type ResultOf<C> = C extends CommandDefinition<object, infer R, boolean> 
 /** The payload class of commands that carry nothing. */
 export class NoPayload {}
 
-export function defineCommand<P extends object, R, M extends boolean>(
-  type: string,
+/** The type string stays a literal (`'acquiring.payment_intents.create'`), so catalogues can key by it. */
+export function defineCommand<T extends string, P extends object, R, M extends boolean>(
+  type: T,
   options: { payload: PayloadClass<P>; result: ResultMarker<R>; mutates: M; needsActor?: boolean },
-): CommandDefinition<P, R, M> {
+): CommandDefinition<P, R, M> & { readonly type: T } {
   const family = type.slice(0, type.indexOf('.')) as CommandFamily;
   if (!(family in CommandTopics)) throw new Error(`command ${type} names no known family`);
   return Object.freeze({

@@ -84,7 +84,7 @@ export const COUNTRIES_REQUIRING_STATE = ['US', 'CA'] as const;
 // Parts
 // ---------------------------------------------------------------------------------------------------
 
-class AddressFields {
+class AddressInputFields {
   @IsOptional()
   @Matches(/^[A-Z]{2}$/, { message: '$property must be an ISO 3166-1 alpha-2 country code' })
   country_code?: string;
@@ -93,7 +93,7 @@ class AddressFields {
   @Str(20, { optional: true }) postcode?: string;
 }
 
-export class Address extends AddressFields {
+export class AddressInput extends AddressInputFields {
   @Str(100, { optional: true }) state?: string;
 }
 
@@ -101,21 +101,21 @@ const requiresState = (address: Record<string, unknown>) =>
   (COUNTRIES_REQUIRING_STATE as readonly unknown[]).includes(address.country_code);
 const stateRequired = {
   message: (args: ValidationArguments) =>
-    `$property is required when country_code is ${String((args.object as Address).country_code)}`,
+    `$property is required when country_code is ${String((args.object as AddressInput).country_code)}`,
 };
 
 /** A card's billing address: spec 4.1 wants its state in the US and Canada. */
-export class BillingAddress extends AddressFields {
+export class BillingAddressInput extends AddressInputFields {
   @all(RequiredWhen(requiresState, '', stateRequired), IsString(), IsNotEmpty(stateRequired), MaxLength(100))
   state?: string;
 }
 
-export class Billing {
+export class BillingInput {
   @Str(100, { optional: true }) first_name?: string;
   @Str(100, { optional: true }) last_name?: string;
   @EmailAddress() email?: string;
   @Str(32, { optional: true }) phone_number?: string;
-  @Nested(() => BillingAddress, { optional: true }) address?: BillingAddress;
+  @Nested(() => BillingAddressInput, { optional: true }) address?: BillingAddressInput;
 }
 
 export class ThreeDsInput {
@@ -132,7 +132,7 @@ export class CardFields {
   @Matches(/^(0[1-9]|1[0-2])$/, { message: '$property must be MM (01-12)' })
   expiry_month!: string;
   @IsString() @Matches(/^(\d{2}|\d{4})$/, { message: '$property must be YYYY' }) expiry_year!: string;
-  @Nested(() => Billing, { optional: true }) billing?: Billing;
+  @Nested(() => BillingInput, { optional: true }) billing?: BillingInput;
   @Flag() auto_capture?: boolean;
   @Nested(() => ThreeDsInput, { optional: true }) three_ds?: ThreeDsInput;
   @OneOf(THREE_DS_ACTIONS, { optional: true }) three_ds_action?: ThreeDsAction;
@@ -165,20 +165,20 @@ export class CustomerInput {
   @Str(100, { optional: true }) last_name?: string;
   @EmailAddress() email?: string;
   @Str(32, { optional: true }) phone_number?: string;
-  @Nested(() => Address, { optional: true }) address?: Address;
+  @Nested(() => AddressInput, { optional: true }) address?: AddressInput;
   @Metadata() metadata?: Record<string, string>;
 }
 
-export class PaymentOrderProduct {
+export class PaymentOrderProductInput {
   @Filled(TEXT) name!: string;
   @Amount() price!: string;
   @IsInt() @Min(1) @Max(1_000_000) quantity!: number;
   @Str(1024, { optional: true }) image_url?: string;
 }
 
-export class PaymentOrders {
+export class PaymentOrdersInput {
   @Str(50, { optional: true }) type?: string;
-  @NestedList(() => PaymentOrderProduct, { optional: true, max: 100 }) products?: PaymentOrderProduct[];
+  @NestedList(() => PaymentOrderProductInput, { optional: true, max: 100 }) products?: PaymentOrderProductInput[];
 }
 
 /** 3-D Secure 2 browser data (EMV 3DS field names); `mobile` only for mobile clients (spec 2025-12-04). */
@@ -233,7 +233,7 @@ export class CreateIntentFields {
   @ShopperIp() ip_address?: string;
   @Nested(() => CustomerInput, { optional: true }) customer?: CustomerInput;
   @ResourceId({ optional: true }) customer_id?: string;
-  @Nested(() => PaymentOrders, { optional: true }) payment_orders?: PaymentOrders;
+  @Nested(() => PaymentOrdersInput, { optional: true }) payment_orders?: PaymentOrdersInput;
   @ShopperBrowser() browser_info?: BrowserInfo;
   @Metadata() metadata?: Record<string, string>;
 }
@@ -257,7 +257,7 @@ export class UpdatePaymentIntentBody {
   @Amount({ optional: true, currencyField: 'currency' }) amount?: string;
   @Nested(() => CustomerInput, { optional: true }) customer?: CustomerInput;
   @ResourceId({ optional: true }) customer_id?: string;
-  @Nested(() => PaymentOrders, { optional: true }) payment_orders?: PaymentOrders;
+  @Nested(() => PaymentOrdersInput, { optional: true }) payment_orders?: PaymentOrdersInput;
   @Filled(36, { optional: true }) merchant_order_id?: string;
   @Filled(32, { optional: true }) description?: string;
   @Metadata() metadata?: Record<string, string>;

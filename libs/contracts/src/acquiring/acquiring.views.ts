@@ -1,5 +1,3 @@
-import type { Address, Billing, PaymentOrders } from './acquiring.payloads';
-
 /**
  * What the acquiring service answers and announces: its statuses, event names and the wire resources
  * (results of its commands, `data` of its events). Shapes follow spec 2.1–2.4 and wire-compat §9; what
@@ -76,6 +74,22 @@ export type ThreeDsAction = (typeof THREE_DS_ACTIONS)[number];
 // Wire resources (results of the commands, `data` of the events)
 // ---------------------------------------------------------------------------------------------------
 
+export interface Address {
+  country_code?: string;
+  city?: string;
+  street?: string;
+  postcode?: string;
+  state?: string;
+}
+
+export interface Billing {
+  first_name?: string;
+  last_name?: string;
+  email?: string;
+  phone_number?: string;
+  address?: Address;
+}
+
 /** Spec 2.2: the customer snapshot; its id is only the intent's top-level customer_id. */
 export interface CustomerSnapshot {
   external_customer_id: string;
@@ -137,10 +151,22 @@ export interface PaymentAttemptView {
   arn: string;
   rrn: string;
   advice_code: string;
-  authentication_data: AuthenticationData;
+  /** `{}` until the processor has answered (an attempt just INITIATED). */
+  authentication_data: AuthenticationData | Record<string, never>;
   payment_method: { type: 'card'; card: MaskedCard };
   failure_code: string;
   failure_message: string;
+}
+
+export interface PaymentOrderProduct {
+  name: string;
+  price: string;
+  quantity: number;
+  image_url?: string;
+}
+export interface PaymentOrders {
+  type?: string;
+  products?: PaymentOrderProduct[];
 }
 
 export interface PaymentIntentView {

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiTags } from '@nestjs/swagger';
 import { AcquiringCommand, HostedPayBody, HostedSessionPayload, HostedSessionView, HostedThreeDsPayload } from '@paygrid/contracts';
 import { ApiError } from '@paygrid/platform';
+import { ApiRoute } from '../api-reference/api-route.decorator';
 import { Public } from '../auth/route-policy.decorator';
 import { ServiceCalls } from '../commands/service-calls';
 import { CardSealer } from './card-sealer';
@@ -17,6 +19,7 @@ import { checkoutPage, errorPage, threeDsPage } from './hosted-pages.html';
  */
 @Controller('hosted')
 @Public()
+@ApiTags('Hosted pages')
 export class HostedPagesController {
   constructor(
     private readonly services: ServiceCalls,
@@ -24,17 +27,26 @@ export class HostedPagesController {
   ) {}
 
   @Get('checkout')
+  @ApiRoute({ kind: 'hosted', summary: 'The checkout page', query: HostedSessionPayload, html: true })
   async checkout(@Req() request: FastifyRequest, @Query() query: HostedSessionPayload, @Res() reply: FastifyReply) {
     await this.render(request, reply, query.client_secret, checkoutPage);
   }
 
   @Get('three_ds')
+  @ApiRoute({ kind: 'hosted', summary: 'The 3-D Secure challenge page', query: HostedSessionPayload, html: true })
   async threeDs(@Req() request: FastifyRequest, @Query() query: HostedSessionPayload, @Res() reply: FastifyReply) {
     await this.render(request, reply, query.client_secret, threeDsPage);
   }
 
   @Post('checkout/pay')
   @HttpCode(200)
+  @ApiRoute({
+    kind: 'hosted',
+    summary: 'Pay from the checkout page',
+    description: 'With a new card (checked and sealed like one sent through the API) or a saved card of the customer.',
+    body: HostedPayBody,
+    result: AcquiringCommand.hostedConfirm.type,
+  })
   pay(@Req() request: FastifyRequest, @Body() { card, ...body }: HostedPayBody) {
     const payment_method = card && { card: this.sealer.seal(card, 'card') };
     return this.services.execute(request, AcquiringCommand.hostedConfirm, { ...body, payment_method });
@@ -42,6 +54,13 @@ export class HostedPagesController {
 
   @Post('three_ds')
   @HttpCode(200)
+  @ApiRoute({
+    kind: 'hosted',
+    summary: 'Answer the 3-D Secure challenge',
+    description: 'The sandbox challenge: the shopper approves or fails the attempt.',
+    body: HostedThreeDsPayload,
+    result: AcquiringCommand.hostedThreeDs.type,
+  })
   complete(@Req() request: FastifyRequest, @Body() body: HostedThreeDsPayload) {
     return this.services.execute(request, AcquiringCommand.hostedThreeDs, body);
   }

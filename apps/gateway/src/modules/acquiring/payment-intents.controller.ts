@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import {
   AcquiringCommand,
   CancelPaymentIntentBody,
@@ -9,7 +10,8 @@ import {
   UpdatePaymentIntentBody,
 } from '@paygrid/contracts';
 import type { AuthenticatedRequest } from '../../common/authenticated-request';
-import { ApiOperation } from '../api-reference/api-operation.decorator';
+import { EXAMPLES } from '../api-reference/api-examples';
+import { ApiRoute } from '../api-reference/api-route.decorator';
 import { RequiresClientId } from '../auth/route-policy.decorator';
 import { ServiceCalls } from '../commands/service-calls';
 import { CardSealer } from './card-sealer';
@@ -22,6 +24,7 @@ import { ResourceIdParam } from './dto/acquiring.dto';
  */
 @Controller('v2/payment_intents')
 @RequiresClientId()
+@ApiTags('Acquiring')
 export class PaymentIntentsController {
   constructor(
     private readonly services: ServiceCalls,
@@ -30,54 +33,91 @@ export class PaymentIntentsController {
 
   @Post('create')
   @HttpCode(200)
-  @ApiOperation({
+  @ApiRoute({
+    kind: 'command',
     summary: 'Create a PaymentIntent',
-    description: 'Confirmed at once when payment_method.card is given (sandbox outcomes by test card number).',
-    tag: 'Acquiring',
+    description: 'Confirmed at once when payment_method.card is given (sandbox outcomes by test card number, see Acquiring).',
+    body: CreatePaymentIntentBody,
+    result: AcquiringCommand.createIntent.type,
+    requestExample: EXAMPLES.createIntent,
+    responseExample: EXAMPLES.paymentIntent,
   })
   create(@Req() request: AuthenticatedRequest, @Body() body: CreatePaymentIntentBody) {
     return this.services.execute(request, AcquiringCommand.createIntent, this.sealer.sealed(body));
   }
 
   @Get()
-  @ApiOperation({ summary: 'List PaymentIntents', tag: 'Acquiring' })
+  @ApiRoute({ kind: 'query', summary: 'List PaymentIntents', query: ListIntentsPayload, result: AcquiringCommand.listIntents.type })
   list(@Req() request: AuthenticatedRequest, @Query() query: ListIntentsPayload) {
     return this.services.execute(request, AcquiringCommand.listIntents, query);
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Retrieve a PaymentIntent', tag: 'Acquiring' })
+  @ApiRoute({
+    kind: 'query',
+    summary: 'Retrieve a PaymentIntent',
+    params: ResourceIdParam,
+    result: AcquiringCommand.retrieveIntent.type,
+    responseExample: EXAMPLES.paymentIntent,
+  })
   retrieve(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam) {
     return this.services.execute(request, AcquiringCommand.retrieveIntent, { payment_intent_id: params.id });
   }
 
   @Post(':id')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Update a PaymentIntent', description: 'Only while it requires a payment method.', tag: 'Acquiring' })
+  @ApiRoute({
+    kind: 'command',
+    summary: 'Update a PaymentIntent',
+    description: 'Only while it requires a payment method.',
+    params: ResourceIdParam,
+    body: UpdatePaymentIntentBody,
+    result: AcquiringCommand.updateIntent.type,
+  })
   update(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam, @Body() body: UpdatePaymentIntentBody) {
     return this.services.execute(request, AcquiringCommand.updateIntent, { ...body, payment_intent_id: params.id });
   }
 
   @Post(':id/confirm')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Confirm a PaymentIntent with a card', tag: 'Acquiring' })
+  @ApiRoute({
+    kind: 'command',
+    summary: 'Confirm a PaymentIntent with a card',
+    description: 'The sandbox outcome follows the test card number (see Acquiring).',
+    params: ResourceIdParam,
+    body: ConfirmPaymentIntentBody,
+    result: AcquiringCommand.confirmIntent.type,
+    requestExample: EXAMPLES.confirmIntent,
+  })
   confirm(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam, @Body() body: ConfirmPaymentIntentBody) {
     return this.services.execute(request, AcquiringCommand.confirmIntent, { ...this.sealer.sealed(body), payment_intent_id: params.id });
   }
 
   @Post(':id/capture')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Capture an authorised PaymentIntent', description: 'All of it, or amount_to_capture; once.', tag: 'Acquiring' })
+  @ApiRoute({
+    kind: 'command',
+    summary: 'Capture an authorised PaymentIntent',
+    description: 'All of it, or amount_to_capture; once.',
+    params: ResourceIdParam,
+    body: CapturePaymentIntentBody,
+    result: AcquiringCommand.captureIntent.type,
+    requestExample: EXAMPLES.captureIntent,
+  })
   capture(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam, @Body() body: CapturePaymentIntentBody) {
     return this.services.execute(request, AcquiringCommand.captureIntent, { ...body, payment_intent_id: params.id });
   }
 
   @Post(':id/cancel')
   @HttpCode(200)
-  @ApiOperation({
+  @ApiRoute({
+    kind: 'command',
     summary: 'Cancel a PaymentIntent',
     description: 'From REQUIRES_PAYMENT_METHOD, REQUIRES_CUSTOMER_ACTION or REQUIRES_CAPTURE.',
-    tag: 'Acquiring',
+    params: ResourceIdParam,
+    body: CancelPaymentIntentBody,
+    result: AcquiringCommand.cancelIntent.type,
+    requestExample: EXAMPLES.cancelIntent,
   })
   cancel(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam, @Body() body: CancelPaymentIntentBody) {
     return this.services.execute(request, AcquiringCommand.cancelIntent, { ...body, payment_intent_id: params.id });
