@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { CommandTopics } from '@paygrid/contracts';
 import { commandControllerFor, PlatformModule } from '@paygrid/platform';
 import { AcquiringConfig, assertProductionKeys } from './config';
 import { AcquiringCommonModule } from './common/acquiring-common.module';
@@ -41,7 +40,7 @@ export class AcquiringModule {
         SettlementsModule,
         HostedModule,
       ],
-      controllers: [commandControllerFor(CommandTopics.acquiring)],
+      controllers: [commandControllerFor('acquiring', config)],
     };
   }
 }
