@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { commandControllerFor, PlatformModule } from '@paygrid/platform';
 import { AcquiringConfig, assertProductionKeys } from './config';
 import { AcquiringCommonModule } from './common/acquiring-common.module';
+import { mapAcquiringError } from './common/acquiring-errors';
 import { Acquiring1740000000000 } from './migrations/1740000000000-acquiring';
 import { CardsModule } from './modules/cards/cards.module';
 import { ConnectorsModule } from './modules/connectors/connectors.module';
@@ -29,6 +30,7 @@ export class AcquiringModule {
           config,
           database: { migrations: [Acquiring1740000000000] },
           commands: true,
+          commandErrors: mapAcquiringError,
           redis: true,
         }),
         AcquiringCommonModule,

@@ -36,7 +36,7 @@ const RESOURCE_OF_AGGREGATE: Record<string, AcquiringResource> = {
 };
 
 /**
- * The service's COMMAND_ERROR_MAPPER: the state-machine library's errors become API refusals (inside
+ * The service's command error mapper (PlatformModule's `commandErrors`): the state-machine library's errors become API refusals (inside
  * the command's transaction, so the ledger stores them); anything else passes through.
  */
 export function mapAcquiringError(error: unknown): unknown {

@@ -1,4 +1,4 @@
-import { Page, PaginationQuery } from '@paygrid/contracts';
+import { Page, PagePayload } from '@paygrid/contracts';
 
 /**
  * Every list the same way (wire-compat §8): the validated page_size/page_number become one LIMIT/OFFSET
@@ -9,12 +9,12 @@ export interface PageWindow {
   offset: number;
 }
 
-export function pageWindow(query: PaginationQuery): PageWindow {
+export function pageWindow(query: PagePayload): PageWindow {
   return { limit: query.page_size, offset: (query.page_number - 1) * query.page_size };
 }
 
 export async function pageOf<T, V>(
-  query: PaginationQuery,
+  query: PagePayload,
   { total, items }: { total: number; items: T[] },
   present: (item: T) => V | Promise<V>,
 ): Promise<Page<V>> {

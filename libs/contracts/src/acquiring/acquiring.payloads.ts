@@ -25,7 +25,7 @@ import {
   RequiredWhen,
   ResourceId,
 } from '../validation/field-rules';
-import { PaginationQuery } from '../validation/pagination';
+import { PagePayload } from '../validation/paging';
 import {
   ATTEMPT_STATUSES,
   AttemptStatus,
@@ -301,7 +301,7 @@ export class CancelIntentPayload extends CancelPaymentIntentBody {
   @ResourceId() payment_intent_id!: string;
 }
 
-export class ListIntentsPayload extends PaginationQuery {
+export class ListIntentsPayload extends PagePayload {
   @OneOf(INTENT_STATUSES, { optional: true }) intent_status?: IntentStatus;
   @IsoTime({ optional: true }) create_start_time?: string;
   @IsoTime({ optional: true }) create_end_time?: string;
@@ -315,7 +315,7 @@ export class AttemptIdPayload {
   @ResourceId() attempt_id!: string;
 }
 
-export class ListAttemptsPayload extends PaginationQuery {
+export class ListAttemptsPayload extends PagePayload {
   @ResourceId({ optional: true }) payment_intent_id?: string;
   @OneOf(ATTEMPT_STATUSES, { optional: true }) attempt_status?: AttemptStatus;
 }
@@ -334,14 +334,14 @@ export class RefundIdPayload {
   @ResourceId() refund_id!: string;
 }
 
-export class ListRefundsPayload extends PaginationQuery {
+export class ListRefundsPayload extends PagePayload {
   @IsoTime({ optional: true }) start_time?: string;
   @IsoTime({ optional: true }) end_time?: string;
   @ResourceId({ optional: true }) payment_intent_id?: string;
   @Filled(36, { optional: true }) merchant_order_id?: string;
 }
 
-export class ListSettlementsPayload extends PaginationQuery {
+export class ListSettlementsPayload extends PagePayload {
   @ResourceId({ optional: true }) payment_intent_id?: string;
   @ResourceId({ optional: true }) settlement_batch_id?: string;
   @IsoTime({ optional: true }) settled_start_time?: string;
