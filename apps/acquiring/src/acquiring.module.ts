@@ -4,6 +4,7 @@ import { AcquiringConfig, assertProductionKeys } from './config';
 import { AcquiringCommonModule } from './common/acquiring-common.module';
 import { mapAcquiringError } from './common/acquiring-errors';
 import { Acquiring1740000000000 } from './migrations/1740000000000-acquiring';
+import { AcquiringDurableJobs1750000000000 } from './migrations/1750000000000-durable-jobs';
 import { CardsModule } from './modules/cards/cards.module';
 import { ConnectorsModule } from './modules/connectors/connectors.module';
 import { CustomersModule } from './modules/customers/customers.module';
@@ -16,8 +17,12 @@ import { SettlementsModule } from './modules/settlements/settlements.module';
  * The acquiring service: payment intents and attempts, customers and saved cards, captures, refunds and
  * settlements, and the sandbox processor behind the CardConnector interface. Answers the commands of
  * libs/contracts (AcquiringCommand) on its command topic and publishes ACQUIRING events through its
- * outbox; delayed work runs as durable jobs (Postgres record, BullMQ timer).
+ * outbox; delayed work runs as the platform's durable jobs (Postgres record, BullMQ, reconciler), handled
+ * by each feature's `*.jobs.ts`.
  */
+/** The BullMQ queue of acquiring's durable jobs. Stored in Redis: never rename it. */
+export const ACQUIRING_JOB_QUEUE = 'acquiring-jobs';
+
 @Module({})
 export class AcquiringModule {
   static register(config: AcquiringConfig): DynamicModule {
@@ -28,10 +33,11 @@ export class AcquiringModule {
         PlatformModule.forRoot({
           app: 'acquiring',
           config,
-          database: { migrations: [Acquiring1740000000000] },
+          database: { migrations: [Acquiring1740000000000, AcquiringDurableJobs1750000000000] },
           commands: true,
           commandErrors: mapAcquiringError,
           redis: true,
+          jobs: { queue: ACQUIRING_JOB_QUEUE, prefix: config.JOBS_PREFIX, reconcileIntervalMs: config.JOBS_RECONCILE_INTERVAL_MS },
         }),
         AcquiringCommonModule,
         ConnectorsModule,

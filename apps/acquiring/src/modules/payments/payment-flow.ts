@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AcquiringEvents, IntentStatus, PaymentIntentView } from '@paygrid/contracts';
 import { newId } from '@paygrid/ids';
-import { Executor, TransactionContext } from '@paygrid/platform';
+import { DurableJobs, Executor, TransactionContext } from '@paygrid/platform';
 import { ACQUIRING_CONFIG, AcquiringConfig } from '../../config';
 import { AcquiringErrors } from '../../common/acquiring-errors';
-import { DurableJobs } from '../../common/durable-jobs.adapter';
 import { AuthorizationResult, PlainCard } from '../connectors/connector';
 import { Customer } from '../customers/customer.types';
 import { CustomerService } from '../customers/customer.service';

@@ -13,10 +13,9 @@ import {
 } from '@paygrid/contracts';
 import { newId } from '@paygrid/ids';
 import { formatAmount } from '@paygrid/money';
-import { appendToOutbox, Executor, TransactionContext } from '@paygrid/platform';
+import { appendToOutbox, DurableJobs, Executor, TransactionContext } from '@paygrid/platform';
 import { ACQUIRING_CONFIG, AcquiringConfig } from '../../config';
 import { AcquiringErrors } from '../../common/acquiring-errors';
-import { DurableJobs } from '../../common/durable-jobs.adapter';
 import { pageOf, pageWindow, timeFilter } from '../../common/paging';
 import { Transactions } from '../../common/transactions';
 import { requireAmount } from '../../common/wire-amount';

@@ -1,19 +1,13 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { JobScheduler } from '../jobs/job-scheduler';
+import { Injectable } from '@nestjs/common';
+import { HandleJob } from '@paygrid/platform';
 import { SettlementService } from './settlement.service';
 
 /** The delayed work of settlements: clearing a capture (idempotent: one settlement per attempt). */
 @Injectable()
-export class SettlementJobs implements OnModuleInit {
-  constructor(
-    private readonly scheduler: JobScheduler,
-    private readonly settlements: SettlementService,
-  ) {}
+export class SettlementJobs {
+  constructor(private readonly settlements: SettlementService) {}
 
-  onModuleInit(): void {
-    this.scheduler.register('settle_capture', (id) => this.settleCapture(id));
-  }
-
+  @HandleJob('settle_capture')
   settleCapture(attemptId: string): Promise<void> {
     return this.settlements.settle(attemptId);
   }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Actor, CancelIntentPayload, PaymentIntentView } from '@paygrid/contracts';
-import { TransactionContext } from '@paygrid/platform';
-import { DurableJobs } from '../../../common/durable-jobs.adapter';
+import { DurableJobs, TransactionContext } from '@paygrid/platform';
 import { PaymentFlow } from '../payment-flow';
 import { intentMachine } from '../payment-intent.states';
 
