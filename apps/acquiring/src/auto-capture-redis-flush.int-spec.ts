@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { AcquiringCommands, PaymentIntentView } from '@paygrid/contracts';
+import { AcquiringCommand, PaymentIntentView } from '@paygrid/contracts';
 import { DurableJobs } from '@paygrid/platform';
 import { actorOf, resultOf, testRedisUrl, waitFor } from '@paygrid/testing';
 import { SANDBOX_CARDS } from './modules/connectors/sandbox.connector';
@@ -53,7 +53,7 @@ describe('auto-capture across a Redis flush', () => {
         Array.from({ length: 10 }, async () =>
           resultOf(
             await service.mutate<PaymentIntentView>(
-              AcquiringCommands.createIntent,
+              AcquiringCommand.createIntent.type,
               intentBody({
                 payment_method: sealedCard(
                   service.config,
@@ -96,7 +96,7 @@ describe('auto-capture across a Redis flush', () => {
     for (const intent of intents) {
       const current = resultOf(
         await service.send<PaymentIntentView>(
-          AcquiringCommands.retrieveIntent,
+          AcquiringCommand.retrieveIntent.type,
           { payment_intent_id: intent.payment_intent_id },
           { actor },
         ),

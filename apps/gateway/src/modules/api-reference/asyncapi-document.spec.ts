@@ -2,7 +2,7 @@ import { Parser } from '@asyncapi/parser';
 import {
   AccountCommand,
   AccountEvents,
-  AcquiringCommands,
+  AcquiringCommand,
   AcquiringEvents,
   CommandTopics,
   EVENT_ENVELOPE_VERSION,
@@ -39,7 +39,7 @@ describe('AsyncAPI document', () => {
   it('has every command on its family topic, each with its reply', () => {
     const families = {
       accounts: [AccountCommand, CredentialCommand],
-      acquiring: [AcquiringCommands],
+      acquiring: [AcquiringCommand],
       webhooks: [WebhookCommand],
     };
     for (const [family, commands] of Object.entries(families)) {
