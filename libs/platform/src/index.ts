@@ -20,7 +20,6 @@ export * from './kafka/kafka-names';
 export * from './kafka/kafka-admin';
 export * from './kafka/command-bus';
 export * from './kafka/command-dispatcher';
-export * from './kafka/command-handler.decorator';
 export * from './kafka/command-controller';
 export * from './kafka/event-subscriber';
 export * from './kafka/topic-bootstrap';

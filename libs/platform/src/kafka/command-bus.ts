@@ -89,7 +89,10 @@ export class CommandBus {
     return this.request<ResultOf<C>>(definition.family, definition.type, payload, options);
   }
 
-  /** @deprecated untyped: use `execute(definition, ...)`. Removed once every caller declares its command. */
+  /**
+   * The raw path, for what no declaration covers: the ping every service answers, and tests that send
+   * what a declaration would refuse to type. Everything else goes through `execute(definition, ...)`.
+   */
   async send<R>(family: CommandFamily, type: string, payload: unknown, options: SendOptions): Promise<R> {
     const reply = await this.request<R>(family, type, payload, options);
     if (reply.ok) return reply.result;
