@@ -27,7 +27,11 @@ const boundaries = ({ app = [], infra = [] } = {}) => [
     // platform's integration tests use the testing helpers, which are built on platform.
     ignoredCircularDependencies: [['platform', 'testing']],
     depConstraints: [
-      { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:util', ...app] },
+      { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:util', 'type:card-crypto', ...app] },
+      // Card cryptography (libs/card-crypto) only where card data lives: gateway, acquiring, issuing
+      // (tag pci:in-scope). Every other app is tagged pci:out-of-scope; no lib may import it.
+      { sourceTag: 'pci:out-of-scope', notDependOnLibsWithTags: ['type:card-crypto'] },
+      { sourceTag: 'type:card-crypto', onlyDependOnLibsWithTags: ['type:util'] },
       { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:util', 'type:testing', 'type:tool'] },
       { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:util'] },
       { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:util'] },

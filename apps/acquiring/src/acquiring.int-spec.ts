@@ -1,4 +1,4 @@
-import { AcquiringCommands, PaymentIntentView } from '@paygrid/contracts';
+import { AcquiringCommand, PaymentIntentView } from '@paygrid/contracts';
 import { actorOf, refusalOf, resultOf, waitFor } from '@paygrid/testing';
 import { SANDBOX_CARDS } from './modules/connectors/sandbox.connector';
 import { AcquiringService, intentBody, sealedCard, startAcquiring } from './test/acquiring-service';
@@ -24,11 +24,11 @@ describe('acquiring service over the real bus', () => {
     sealedCard(service.config, { card_number: number, cvc: '123' }, extra);
 
   async function create(overrides: Record<string, unknown> = {}): Promise<PaymentIntentView> {
-    return resultOf(await service.mutate<PaymentIntentView>(AcquiringCommands.createIntent, intentBody(overrides), { actor }));
+    return resultOf(await service.mutate<PaymentIntentView>(AcquiringCommand.createIntent.type, intentBody(overrides), { actor }));
   }
 
   async function retrieve(id: string): Promise<PaymentIntentView> {
-    return resultOf(await service.send<PaymentIntentView>(AcquiringCommands.retrieveIntent, { payment_intent_id: id }, { actor }));
+    return resultOf(await service.send<PaymentIntentView>(AcquiringCommand.retrieveIntent.type, { payment_intent_id: id }, { actor }));
   }
 
   it('captures a payment with an approved card and settles it a moment later', async () => {
@@ -55,7 +55,7 @@ describe('acquiring service over the real bus', () => {
     expect(intent.latest_payment_attempt?.failure_code).toBe('insufficient_funds');
     const confirmed = resultOf(
       await service.mutate<PaymentIntentView>(
-        AcquiringCommands.confirmIntent,
+        AcquiringCommand.confirmIntent.type,
         { payment_intent_id: intent.payment_intent_id, payment_method: card(SANDBOX_CARDS.approvedMastercard) },
         { actor },
       ),
@@ -65,7 +65,7 @@ describe('acquiring service over the real bus', () => {
 
   it('refuses a card number that fails the Luhn check before recording anything', async () => {
     const refusal = refusalOf(
-      await service.mutate(AcquiringCommands.createIntent, intentBody({ payment_method: card('4242424242424241') }), { actor }),
+      await service.mutate(AcquiringCommand.createIntent.type, intentBody({ payment_method: card('4242424242424241') }), { actor }),
     );
     expect(refusal.status).toBe(400);
     expect(refusal.body).toMatchObject({ type: 'card_error', code: 'invalid_number' });
@@ -74,10 +74,10 @@ describe('acquiring service over the real bus', () => {
   it('reports another account’s intent exactly like a missing one', async () => {
     const intent = await create();
     const refusal = refusalOf(
-      await service.send(AcquiringCommands.retrieveIntent, { payment_intent_id: intent.payment_intent_id }, { actor: actorOf() }),
+      await service.send(AcquiringCommand.retrieveIntent.type, { payment_intent_id: intent.payment_intent_id }, { actor: actorOf() }),
     );
     const missing = refusalOf(
-      await service.send(AcquiringCommands.retrieveIntent, { payment_intent_id: 'pi_01JAAAAAAAAAAAAAAAAAAAAAAA' }, { actor }),
+      await service.send(AcquiringCommand.retrieveIntent.type, { payment_intent_id: 'pi_01JAAAAAAAAAAAAAAAAAAAAAAA' }, { actor }),
     );
     expect(refusal).toEqual(missing);
     expect(refusal.body).toMatchObject({ type: 'invalid_request_error', code: 'resource_not_found' });
@@ -86,8 +86,8 @@ describe('acquiring service over the real bus', () => {
   it('applies a repeated command id once and answers the repeat with the stored intent', async () => {
     const commandId = `cmd_repeat_${Date.now()}`;
     const body = intentBody({ payment_method: card(SANDBOX_CARDS.approvedVisa) });
-    const first = resultOf(await service.send<PaymentIntentView>(AcquiringCommands.createIntent, body, { actor, commandId }));
-    const second = resultOf(await service.send<PaymentIntentView>(AcquiringCommands.createIntent, body, { actor, commandId }));
+    const first = resultOf(await service.send<PaymentIntentView>(AcquiringCommand.createIntent.type, body, { actor, commandId }));
+    const second = resultOf(await service.send<PaymentIntentView>(AcquiringCommand.createIntent.type, body, { actor, commandId }));
     expect(second).toEqual(first);
     const [{ n }] = await service.dataSource.query('SELECT count(*)::int AS n FROM payment_intents WHERE create_command_id = $1', [commandId]);
     expect(n).toBe(1);
@@ -110,7 +110,7 @@ describe('durable capture-window jobs', () => {
     service = await startAcquiring({ env: { CAPTURE_WINDOW_OVERRIDE_MS: '4000' } });
     const authorised = resultOf(
       await service.mutate<PaymentIntentView>(
-        AcquiringCommands.createIntent,
+        AcquiringCommand.createIntent.type,
         intentBody({ payment_method: sealedCard(service.config, { card_number: SANDBOX_CARDS.approvedVisa, cvc: '123' }, { auto_capture: false }) }),
         { actor },
       ),
@@ -121,7 +121,7 @@ describe('durable capture-window jobs', () => {
     const captured = await waitFor(
       async () => {
         const reply = await service.send<PaymentIntentView>(
-          AcquiringCommands.retrieveIntent,
+          AcquiringCommand.retrieveIntent.type,
           { payment_intent_id: authorised.payment_intent_id },
           { actor },
         );
@@ -130,7 +130,7 @@ describe('durable capture-window jobs', () => {
       { timeoutMs: 30_000, what: 'the window-close capture after the restart' },
     );
     expect(captured.captured_amount).toBe('10.50');
-    const [job] = await service.dataSource.query(`SELECT state FROM scheduled_jobs WHERE kind = 'auto_capture'`);
-    expect(job.state).toBe('done');
+    const [job] = await service.dataSource.query(`SELECT status FROM durable_jobs WHERE kind = 'auto_capture'`);
+    expect(job.status).toBe('done');
   }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { ApiError, envelopeA, Errors } from '@paygrid/platform';
+import { envelopeA, Errors } from '@paygrid/platform';
 import { AggregateNotFoundError, TransitionRefusedError } from '@paygrid/state-machine';
 
 /**
@@ -25,15 +25,22 @@ export const AcquiringErrors = {
     envelopeA('invalid_request_error', 'client_secret_invalid', 'client_secret is unknown or has expired'),
   cardSealInvalid: () =>
     envelopeA('invalid_request_error', 'invalid_request_error', 'payment_method.card could not be read'),
+  exactlyOneCard: () => Errors.invalidRequest('give exactly one of payment_method.card and saved_card_id'),
 };
 
-/** Turns the state-machine library's errors into API refusals; anything else passes through. */
-export function asApiError(error: unknown, resource: AcquiringResource): unknown {
-  if (error instanceof TransitionRefusedError) return AcquiringErrors.unexpectedState(error.message);
-  if (error instanceof AggregateNotFoundError) return AcquiringErrors.notFound(resource);
-  return error;
-}
+/** The state machines' aggregates, as the API names them. */
+const RESOURCE_OF_AGGREGATE: Record<string, AcquiringResource> = {
+  PaymentIntent: 'payment_intent',
+  PaymentAttempt: 'payment_attempt',
+  Refund: 'refund',
+};
 
-export function isApiError(error: unknown): error is ApiError {
-  return error instanceof ApiError;
+/**
+ * The service's command error mapper (PlatformModule's `commandErrors`): the state-machine library's errors become API refusals (inside
+ * the command's transaction, so the ledger stores them); anything else passes through.
+ */
+export function mapAcquiringError(error: unknown): unknown {
+  if (error instanceof TransitionRefusedError) return AcquiringErrors.unexpectedState(error.message);
+  if (error instanceof AggregateNotFoundError) return AcquiringErrors.notFound(RESOURCE_OF_AGGREGATE[error.aggregate] ?? 'payment_intent');
+  return error;
 }

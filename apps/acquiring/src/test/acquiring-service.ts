@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CardSecrets, sealCardSecrets } from '@paygrid/contracts';
+import { CardSecrets, sealCardSecrets } from '@paygrid/card-crypto';
 import { ServiceHarness, TestDatabase } from '@paygrid/testing';
 import { AcquiringModule } from '../acquiring.module';
 import { AcquiringConfig, configSchema } from '../config';

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
+import { isSupportedCurrency, MoneyFormatError, parsePositiveAmount } from '@paygrid/money';
 import {
   ArrayMaxSize,
   ArrayNotEmpty,
@@ -26,7 +27,7 @@ import {
  */
 type Rule = PropertyDecorator;
 
-function all(...rules: Rule[]): Rule {
+export function all(...rules: Rule[]): Rule {
   return (target, key) => rules.forEach((rule) => rule(target, key));
 }
 
@@ -116,3 +117,101 @@ function isCalendarDate(value: string): boolean {
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Money, metadata, ids and times as every money-moving API takes them (decisions §5, spec 8)
+// ---------------------------------------------------------------------------------------------------
+
+const DECIMAL = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/;
+const DECIMAL_RULE = 'must be a decimal string such as "10.50"';
+const CURRENCY_FORMAT = /^[A-Z]{3,4}$/;
+
+/**
+ * Why `value` is not a positive amount in `currency` (at most the currency's minor-unit digits), or
+ * undefined. For services that learn the currency only after a read (a capture of a stored intent).
+ */
+export function amountProblem(value: unknown, currency: string): string | undefined {
+  if (typeof value !== 'string') return DECIMAL_RULE;
+  try {
+    parsePositiveAmount(value, currency);
+  } catch (error) {
+    if (error instanceof MoneyFormatError) return error.reason;
+    throw error;
+  }
+  return DECIMAL.test(value) ? undefined : DECIMAL_RULE;
+}
+
+/**
+ * A decimal amount string. When `currencyField` names a sibling that holds a supported currency, the
+ * currency's exponent and the > 0 rule apply too ("no decimal places allowed for JPY"); otherwise only
+ * the decimal form, and the service checks the rest once it knows the currency.
+ */
+export const Amount = (options: { optional?: boolean; currencyField?: string } = {}): Rule => {
+  const problem = (value: unknown, object: object): string | undefined => {
+    const currency = options.currencyField ? (object as Record<string, unknown>)[options.currencyField] : undefined;
+    if (isSupportedCurrency(currency)) return amountProblem(value, currency);
+    return typeof value === 'string' && DECIMAL.test(value) ? undefined : DECIMAL_RULE;
+  };
+  return optionalIf(
+    options.optional,
+    ValidateBy({
+      name: 'isAmount',
+      validator: {
+        validate: (value, args) => problem(value, args?.object ?? {}) === undefined,
+        defaultMessage: (args) => `$property ${args ? problem(args.value, args.object) : DECIMAL_RULE}`,
+      },
+    }),
+  );
+};
+
+/** A currency code that libs/money supports. */
+export const CurrencyCode = (options: { optional?: boolean } = {}): Rule =>
+  optionalIf(
+    options.optional,
+    ValidateBy({
+      name: 'isSupportedCurrency',
+      validator: {
+        validate: (value) => isSupportedCurrency(value),
+        defaultMessage: (args) =>
+          typeof args?.value === 'string' && CURRENCY_FORMAT.test(args.value)
+            ? '$property is not a supported currency'
+            : '$property must be a three-letter currency code',
+      },
+    }),
+  );
+
+/** Spec 8: metadata is at most 512 bytes, measured as the JSON the client sent (UTF-8). */
+export const METADATA_MAX_BYTES = 512;
+
+export function metadataBytes(metadata: unknown): number {
+  return Buffer.byteLength(JSON.stringify(metadata ?? {}), 'utf8');
+}
+
+const isStringMap = (value: unknown): value is Record<string, string> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((item) => typeof item === 'string');
+
+/** Optional `metadata`: a flat string → string map (what the SDKs type it as) of at most 512 bytes. */
+export const Metadata = (): Rule =>
+  all(
+    IsOptional(),
+    ValidateBy({
+      name: 'isMetadata',
+      validator: {
+        validate: (value) => isStringMap(value) && metadataBytes(value) <= METADATA_MAX_BYTES,
+        defaultMessage: (args) =>
+          isStringMap(args?.value)
+            ? `$property must be at most ${METADATA_MAX_BYTES} bytes as JSON`
+            : '$property must be an object of string values',
+      },
+    }),
+  );
+
+/** Our ids are `<prefix>_<26 characters>`, at most 36 (spec 8); anything else cannot exist. */
+export const ResourceId = (options: { optional?: boolean } = {}): Rule =>
+  optionalIf(options.optional, IsString(), MaxLength(36), Matches(/^[A-Za-z0-9_-]+$/, { message: '$property must be an id' }));
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** A time filter: an ISO 8601 date or timestamp. */
+export const IsoTime = (options: { optional?: boolean } = {}): Rule =>
+  optionalIf(options.optional, Matches(ISO_TIME, { message: '$property must be an ISO 8601 timestamp' }));

@@ -7,6 +7,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppName } from '../config/app-catalog';
 import { createLogger, PinoNestLogger } from '../logging/logger';
 import { bindHttpCorrelation } from '../logging/fastify-correlation';
+import { bindHttpTracing } from '../tracing/http-server-spans';
+import { flushTracing, installTracing } from '../tracing/tracer';
+import { TracingConfig } from '../tracing/tracing-config';
 import { nestKafkaOptions } from '../kafka/kafka-factory';
 import { kafkaNamesOf } from '../kafka/kafka-names';
 import { ResilientServerKafka } from '../kafka/resilient-kafka-transport';
@@ -21,15 +24,17 @@ import { LOGGER } from '../nest/tokens';
 
 /**
  * Boots one app: Nest on Fastify (1 MiB body limit), the spec's error envelopes for every failure,
- * HTTP metrics, the Kafka command consumer for services (supervised: it survives broker outages), a
- * graceful shutdown on SIGTERM/SIGINT that drains requests in flight (graceful-shutdown.ts), a last-resort
- * handler for anything unhandled (process-guard.ts), and a clear message instead of a stack when the port
+ * tracing (installed first, one span per HTTP request), HTTP metrics, the Kafka command consumer for
+ * services (supervised: it survives broker outages), a graceful shutdown on SIGTERM/SIGINT that drains
+ * requests in flight (graceful-shutdown.ts), a last-resort handler for anything unhandled
+ * (process-guard.ts), and a clear message instead of a stack when the port
  * is taken.
  */
 export interface StartOptions {
   app: AppName;
   module: Type<unknown> | DynamicModule;
-  config: { PORT: number; HOST: string; KAFKA_BROKERS: string[]; LOG_LEVEL: string; KAFKA_PREFIX: string };
+  config: { PORT: number; HOST: string; KAFKA_BROKERS: string[]; LOG_LEVEL: string; KAFKA_PREFIX: string } &
+    TracingConfig;
   /** Services consume their command topic; the gateway does not. */
   consumesCommands: boolean;
   /** Extra HTTP setup (routes outside Nest, global prefix, docs). */
@@ -38,6 +43,7 @@ export interface StartOptions {
 
 export async function createHttpApp(options: StartOptions): Promise<NestFastifyApplication> {
   const bootLogger = createLogger(options.app, options.config.LOG_LEVEL);
+  installTracing(options.app, options.config, bootLogger);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: true,
@@ -59,6 +65,8 @@ export async function createHttpApp(options: StartOptions): Promise<NestFastifyA
   const fastify = app.getHttpAdapter().getInstance();
   app.get(HttpDrain).install(fastify);
   bindHttpCorrelation(fastify);
+  bindHttpTracing(fastify);
+  fastify.addHook('onClose', () => flushTracing());
   installJsonBodyParser(fastify);
   app.useGlobalFilters(app.get(HttpErrorFilter));
   const metrics = app.get(Metrics);

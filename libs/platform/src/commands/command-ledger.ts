@@ -1,5 +1,4 @@
-import { DataSource, EntityManager } from 'typeorm';
-import pino from 'pino';
+import { DataSource } from 'typeorm';
 import { Logger } from 'pino';
 import { CommandReply } from '@paygrid/contracts';
 import { ApiError } from '../errors/api-error';
@@ -96,17 +95,3 @@ export function resultOrThrow<R>(reply: CommandReply<R>): R {
   throw ApiError.from({ status: reply.error.status, body: reply.error.body as never, headers: reply.error.headers });
 }
 
-/**
- * @deprecated the pre-pipeline entry point (a bare EntityManager, no after-commit hooks); removed once
- * acquiring and the webhook dispatcher apply commands through `@HandleCommand`.
- */
-export async function runCommandOnce<R>(
-  dataSource: DataSource,
-  commandId: string | null,
-  commandType: string,
-  work: (manager: EntityManager) => Promise<R>,
-): Promise<CommandReply<R>> {
-  const outcome = await applyCommandOnce(dataSource, SILENT, { command_id: commandId, type: commandType }, (tx) => work(tx.manager));
-  return outcome.reply;
-}
-const SILENT = pino({ enabled: false });

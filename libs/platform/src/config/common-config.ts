@@ -1,5 +1,6 @@
 import { AppName, appDescriptor } from './app-catalog';
 import { env, ConfigSchema } from './config';
+import { tracingConfig } from '../tracing/tracing-config';
 import { DEFAULT_KAFKA_PREFIX, KAFKA_PREFIX_PATTERN } from '../kafka/kafka-names';
 
 /** Variables every app reads. Each app adds its own on top (see apps/<app>/src/config.ts). */
@@ -23,6 +24,7 @@ export function commonConfig(app: AppName) {
       "prefix of every Kafka topic and consumer group (stacks with different prefixes share a broker without seeing each other's messages)",
       { default: DEFAULT_KAFKA_PREFIX, pattern: KAFKA_PREFIX_PATTERN },
     ),
+    ...tracingConfig(),
   } satisfies ConfigSchema;
 }
 

@@ -1,6 +1,7 @@
 import { DataSource, EntityManager, MixedList, EntitySchema } from 'typeorm';
 import { rowsOf as queryRows } from '@paygrid/state-machine';
 import { PlatformTables1700000000000 } from './platform-tables.migration';
+import { TracedPgClient } from '../tracing/pg-tracing';
 import { OutboxLogicalTopics1700000000010 } from './outbox-logical-topics.migration';
 
 /**
@@ -29,7 +30,8 @@ export function createDataSource(options: DatabaseOptions): DataSource {
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: false,
-    extra: { max: options.poolSize ?? 10, connectionTimeoutMillis: 5000 },
+    // node-postgres's pool builds its connections from `Client`: the traced one (tracing/pg-tracing.ts).
+    extra: { max: options.poolSize ?? 10, connectionTimeoutMillis: 5000, Client: TracedPgClient },
   });
 }
 

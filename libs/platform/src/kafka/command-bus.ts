@@ -18,6 +18,7 @@ import { Metrics } from '../metrics/metrics';
 import { ConsumerHealth } from '../health/consumer-health';
 import { nestKafkaOptions } from './kafka-factory';
 import { ResilientClientKafka } from './resilient-kafka-transport';
+import { endCommandSend, startCommandSend } from '../tracing/messaging-spans';
 import { KafkaNames } from './kafka-names';
 
 /**
@@ -92,7 +93,10 @@ export class CommandBus {
     return this.request<ResultOf<C>>(definition.family, definition.type, payload, options);
   }
 
-  /** @deprecated untyped: use `execute(definition, ...)`. Removed once every caller declares its command. */
+  /**
+   * The raw path, for what no declaration covers: the ping every service answers, and tests that send
+   * what a declaration would refuse to type. Everything else goes through `execute(definition, ...)`.
+   */
   async send<R>(family: CommandFamily, type: string, payload: unknown, options: SendOptions): Promise<R> {
     const reply = await this.request<R>(family, type, payload, options);
     if (reply.ok) return reply.result;
@@ -112,14 +116,16 @@ export class CommandBus {
     const message = {
       key: options.key ?? options.commandId ?? randomUUID(),
       value: envelope,
-      headers: correlationId ? { [CORRELATION_HEADER]: correlationId } : {},
+      headers: correlationId ? { [CORRELATION_HEADER]: correlationId } : ({} as Record<string, string>),
     };
+    const topic = this.options.names.commandTopic(family);
+    const span = startCommandSend(topic, envelope, message.headers);
     const started = process.hrtime.bigint();
     let outcome = 'ok';
     try {
       const reply = await lastValueFrom(
         this.client
-          .send<CommandReply<R>>(this.options.names.commandTopic(family), message)
+          .send<CommandReply<R>>(topic, message)
           .pipe(timeout(options.timeoutMs ?? this.options.timeoutMs)),
       );
       if (!reply.ok) outcome = 'refused';
@@ -130,6 +136,7 @@ export class CommandBus {
       throw Errors.serviceUnavailable(type);
     } finally {
       this.metrics.commandRequests.observe({ type, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+      endCommandSend(span, outcome);
     }
   }
 }

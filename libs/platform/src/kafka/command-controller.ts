@@ -2,6 +2,7 @@ import { Controller, Type } from '@nestjs/common';
 import { Ctx, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
 import { CommandFamily } from '@paygrid/contracts';
 import { CommandDispatcher } from './command-dispatcher';
+import { traceCommandHandling } from '../tracing/messaging-spans';
 import { kafkaNamesOf } from './kafka-names';
 
 /**
@@ -9,6 +10,8 @@ import { kafkaNamesOf } from './kafka-names';
  * which finds the `@CommandHandler` for the command's type. Built when the app's module is registered,
  * because the topic's name depends on the stack's prefix (config KAFKA_PREFIX) and Nest reads the
  * `@MessagePattern` as static metadata; also because Nest allows one handler per pattern per app.
+ * Each command is handled in its `process <type>` span, and the reply carries that span's trace
+ * context (tracing/messaging-spans.ts).
  */
 export function commandControllerFor(family: CommandFamily, config: { KAFKA_PREFIX: string }): Type<unknown> {
   const topic = kafkaNamesOf(config).commandTopic(family);
@@ -19,7 +22,8 @@ export function commandControllerFor(family: CommandFamily, config: { KAFKA_PREF
 
     @MessagePattern(topic)
     handle(@Payload() payload: unknown, @Ctx() context: KafkaContext) {
-      return this.dispatcher.dispatch(payload, context);
+      const headers = context.getMessage().headers as Record<string, unknown> | undefined;
+      return traceCommandHandling(topic, headers, payload, () => this.dispatcher.dispatch(payload, context));
     }
   }
   return CommandTopicController;

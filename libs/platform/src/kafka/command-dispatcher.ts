@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { KafkaContext } from '@nestjs/microservices';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Logger } from 'pino';
 import { CommandEnvelope, CommandReply, parseCommandEnvelope, PING_COMMAND, validatePayload } from '@paygrid/contracts';
 import { ApiError, Errors } from '../errors/api-error';
@@ -11,7 +11,6 @@ import { CommandContext, StagedContext, WriteContext } from '../commands/command
 import { COMMAND_HANDLER as TYPED_HANDLER, CommandHandlerMetadata } from '../commands/handle-command.decorator';
 import { runInTransaction } from '../database/transaction-context';
 import { headerText } from './kafka-factory';
-import { LEGACY_COMMAND_HANDLER as LEGACY_HANDLER, LegacyCommandHandlerMetadata } from './command-handler.decorator';
 import { APP_NAME, COMMAND_ERROR_MAPPER, LOGGER } from '../nest/tokens';
 import { Metrics } from '../metrics/metrics';
 
@@ -69,8 +68,6 @@ export class CommandDispatcher implements OnApplicationBootstrap {
         if (typeof method !== 'function') continue;
         const typed = this.reflector.get<CommandHandlerMetadata | undefined>(TYPED_HANDLER, method);
         if (typed) this.register(typed.definition.type, this.typedRoute(typed, method.bind(instance)));
-        const legacy = this.reflector.get<LegacyCommandHandlerMetadata | undefined>(LEGACY_HANDLER, method);
-        if (legacy) this.register(legacy.type, this.legacyRoute(legacy, method.bind(instance)));
       }
     }
   }
@@ -135,16 +132,6 @@ export class CommandDispatcher implements OnApplicationBootstrap {
         },
       );
       return { ok: true, result: await handle(payload, context) };
-    };
-  }
-
-  /** @deprecated the `@CommandHandler(type)` path, removed once every service declares its commands. */
-  private legacyRoute(meta: LegacyCommandHandlerMetadata, handle: (command: CommandEnvelope, manager?: EntityManager) => Promise<unknown>): Route {
-    const dataSource = meta.mutates ? this.requireDatabase(meta.type) : undefined;
-    return async (command) => {
-      if (!dataSource) return { ok: true, result: await handle(command) };
-      const outcome = await applyCommandOnce(dataSource, this.logger, command, (tx) => handle(command, tx.manager), this.mapError);
-      return outcome.reply;
     };
   }
 

@@ -6,6 +6,7 @@ import { Metrics } from '../metrics/metrics';
 import { ConsumerHealth } from '../health/consumer-health';
 import { SupervisedConsumer } from './supervised-consumer';
 import { CONSUMER_DEFAULTS, headerText } from './kafka-factory';
+import { traceEventHandling } from '../tracing/messaging-spans';
 import { KafkaNames } from './kafka-names';
 
 /**
@@ -13,8 +14,9 @@ import { KafkaNames } from './kafka-names';
  * offset is committed only after the handler resolved. A handler failure is retried (kafkajs restarts
  * the consumer from the last committed offset), so an event is never skipped because a database was
  * briefly down; handlers are idempotent through the inbox. A malformed message cannot ever succeed:
- * it is logged and skipped. The consumer is supervised (supervised-consumer.ts): a broker outage of any
- * length ends with it consuming again.
+ * it is logged and skipped. Each event is handled in a `process <topic>` span continuing its trace. The
+ * consumer is supervised (supervised-consumer.ts): a broker outage of any length ends with it consuming
+ * again.
  */
 export type EventHandler = (event: DomainEvent, topic: string) => Promise<'applied' | 'duplicate'>;
 
@@ -57,7 +59,8 @@ export class EventSubscriber {
       partitionsConsumedConcurrently: 3,
       eachMessage: async ({ topic, message }) => {
         const headers = message.headers as Record<string, unknown> | undefined;
-        await runWithCorrelation(headerText(headers, CORRELATION_HEADER), async () => {
+        const correlationId = headerText(headers, CORRELATION_HEADER);
+        await traceEventHandling(topic, headers, () => runWithCorrelation(correlationId, async () => {
           let event: DomainEvent;
           try {
             event = parseDomainEvent(message.value?.toString('utf8') ?? '');
@@ -75,7 +78,7 @@ export class EventSubscriber {
             this.logger.error({ err: error, topic, event_id: event.event_id }, 'event handler failed; will retry');
             throw error;
           }
-        });
+        }));
       },
     });
   }

@@ -1,21 +1,28 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger } from 'pino';
 import { currentCorrelationId } from './correlation';
+import { traceLogFields } from '../tracing/log-fields';
 import { scrubText, scrubValue } from './redaction';
 
 /**
- * JSON logs with pino: one line per event, the app name and the correlation id on every line, and
- * every object and message passed through the card-data scrubber before it is written.
+ * JSON logs with pino: one line per event, the app name, the correlation id and, inside a span, the
+ * trace and span ids (tracing/log-fields.ts) on every line, and every object and message passed
+ * through the card-data scrubber before it is written. `destination` is a test seam (default stdout).
  */
-export function createLogger(app: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+export function createLogger(
+  app: string,
+  level = process.env.LOG_LEVEL ?? 'info',
+  destination?: pino.DestinationStream,
+): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { app },
     messageKey: 'msg',
     timestamp: pino.stdTimeFunctions.isoTime,
     mixin() {
       const correlationId = currentCorrelationId();
-      return correlationId ? { correlation_id: correlationId } : {};
+      const trace = traceLogFields();
+      return correlationId ? { correlation_id: correlationId, ...trace } : trace;
     },
     formatters: {
       level: (label) => ({ level: label }),
@@ -27,7 +34,8 @@ export function createLogger(app: string, level = process.env.LOG_LEVEL ?? 'info
         return method.apply(this, scrubbed as Parameters<typeof method>);
       },
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** Lets Nest's own messages (module init, route mapping, errors) go through the same pino logger. */

@@ -18,6 +18,7 @@ import { Logger } from 'pino';
 import { DatabaseOptions, createDataSource } from '../database/data-source';
 import { createKafka, createProducer } from '../kafka/kafka-factory';
 import { CommandDispatcher } from '../kafka/command-dispatcher';
+import { ErrorMapper } from '../commands/command-ledger';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { createLogger } from '../logging/logger';
 import { Metrics } from '../metrics/metrics';
@@ -26,10 +27,13 @@ import { HealthCheck, HealthController } from '../health/health';
 import { ConsumerHealth } from '../health/consumer-health';
 import { HttpErrorFilter } from '../http/http-errors';
 import { HttpDrain } from '../http/http-drain';
-import { APP_CONFIG, APP_NAME, HEALTH_CHECKS, KAFKA, KAFKA_ADMIN, LOGGER, REDIS } from './tokens';
+import { APP_CONFIG, APP_NAME, COMMAND_ERROR_MAPPER, HEALTH_CHECKS, KAFKA, KAFKA_ADMIN, LOGGER, REDIS } from './tokens';
 import { KafkaAdminHandle } from '../kafka/kafka-admin';
 import { KafkaNames, kafkaNamesOf } from '../kafka/kafka-names';
 import { AppName } from '../config/app-catalog';
+import { JobsModule } from '../jobs/jobs.module';
+import { JobsOptions } from '../jobs/job.types';
+import { DurableJobsTable1700000000100 } from '../jobs/durable-jobs.migration';
 
 /**
  * Everything an app needs from infrastructure, wired once: config, logger, metrics, its database
@@ -44,10 +48,17 @@ export interface PlatformOptions {
   database?: Omit<DatabaseOptions, 'url' | 'app'>;
   /** Whether the app answers commands on its command topic (every service; not the gateway). */
   commands?: boolean;
+  /**
+   * How the service's domain errors (a refused transition, say) become ApiErrors inside a command.
+   * Given here, not as an app provider: the dispatcher lives in this global module's scope.
+   */
+  commandErrors?: ErrorMapper;
   /** Whether the app keeps a Redis connection (rate limits, BullMQ). */
   redis?: boolean;
   /** Whether the app publishes events through its outbox (default: when it has a database). */
   outbox?: boolean;
+  /** Durable jobs (Postgres record + BullMQ + reconciler) on this queue; needs a database. */
+  jobs?: JobsOptions;
 }
 
 @Injectable()
@@ -137,8 +148,11 @@ export class PlatformModule {
     ];
     const checkDeps: (symbol | typeof DataSource | typeof ConsumerHealth)[] = [KAFKA_ADMIN, ConsumerHealth];
 
+    if (options.jobs && !options.database) throw new Error('durable jobs need the app to have a database');
     if (options.database) {
-      const database = options.database;
+      const database = options.jobs
+        ? { ...options.database, migrations: [DurableJobsTable1700000000100, ...(options.database.migrations ?? [])] }
+        : options.database;
       providers.push({
         provide: DataSource,
         useFactory: async () => {
@@ -158,7 +172,10 @@ export class PlatformModule {
       });
       checkDeps.push(REDIS);
     }
-    if (options.commands) providers.push(CommandDispatcher);
+    if (options.commands) {
+      providers.push(CommandDispatcher);
+      if (options.commandErrors) providers.push({ provide: COMMAND_ERROR_MAPPER, useValue: options.commandErrors });
+    }
 
     providers.push({
       provide: HEALTH_CHECKS,
@@ -176,12 +193,13 @@ export class PlatformModule {
         return result;
       },
     });
+    const jobs = options.jobs ? [JobsModule.forRoot(options.jobs, options.config.REDIS_URL, options.app)] : [];
     return {
       module: PlatformModule,
-      imports: [DiscoveryModule],
+      imports: [DiscoveryModule, ...jobs],
       controllers: [HealthController, MetricsController],
       providers,
-      exports: providers.filter((provider) => provider !== ConnectionsLifecycle),
+      exports: [...providers.filter((provider) => provider !== ConnectionsLifecycle), ...jobs],
     };
   }
 }

@@ -4,6 +4,7 @@ import { Producer } from 'kafkajs';
 import { Logger } from 'pino';
 import { KafkaNames } from '../kafka/kafka-names';
 import { OUTBOX_CHANNEL } from './outbox-writer';
+import { tracePublication } from '../tracing/outbox-spans';
 
 /**
  * Publishes committed outbox rows to Kafka, keyed by aggregate id, then marks them sent.
@@ -29,6 +30,7 @@ interface OutboxRow {
   message_key: string;
   payload: string;
   headers: Record<string, string>;
+  created_at: Date;
 }
 
 /** Arbitrary constant: the advisory lock id "one relay per database at a time". */
@@ -82,7 +84,7 @@ export class OutboxRelay {
         return 0;
       }
       const rows: OutboxRow[] = await runner.query(
-        `SELECT id, event_id, topic, message_key, payload, headers FROM outbox
+        `SELECT id, event_id, topic, message_key, payload, headers, created_at FROM outbox
           WHERE published_at IS NULL ORDER BY id LIMIT $1`,
         [this.batchSize],
       );
@@ -90,7 +92,10 @@ export class OutboxRelay {
         await runner.rollbackTransaction();
         return 0;
       }
-      await this.producer.sendBatch({ topicMessages: groupByTopic(rows, this.names), acks: -1 });
+      const publication = tracePublication(rows, (row) => this.names.eventTopicOf(row.topic));
+      await this.producer
+        .sendBatch({ topicMessages: groupByTopic(publication.rows, this.names), acks: -1 })
+        .then(publication.published, publication.failed);
       await this.options.afterPublish?.(rows.map((row) => row.event_id));
       await runner.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])', [
         rows.map((row) => row.id),

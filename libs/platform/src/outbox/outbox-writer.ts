@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { DomainEvent, EVENT_ENVELOPE_VERSION, EventCategory, EventTopic } from '@paygrid/contracts';
 import { Executor } from '../database/data-source';
 import { currentCorrelationId, CORRELATION_HEADER } from '../logging/correlation';
+import { traceHeaders } from '../tracing/propagation';
 
 /**
  * Appends an event to the outbox inside the caller's transaction (architecture rule 3): the event
  * exists if and only if the state change committed. The NOTIFY is delivered at commit, waking the
- * relay at once; a rolled-back transaction notifies nobody.
+ * relay at once; a rolled-back transaction notifies nobody. The row's headers carry the writer's
+ * correlation id and trace context, which the relay publishes with the event.
  */
 export const OUTBOX_CHANNEL = 'paygrid_outbox';
 
@@ -40,7 +42,7 @@ export async function appendToOutbox<D>(executor: Executor, event: NewEvent<D>):
       event.topic,
       event.source_id,
       JSON.stringify(envelope),
-      JSON.stringify(correlationId ? { [CORRELATION_HEADER]: correlationId } : {}),
+      JSON.stringify({ ...(correlationId ? { [CORRELATION_HEADER]: correlationId } : {}), ...traceHeaders() }),
     ],
   );
   await executor.query(`SELECT pg_notify($1, '')`, [OUTBOX_CHANNEL]);

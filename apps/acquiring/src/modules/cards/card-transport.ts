@@ -1,27 +1,27 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CardSealError, openCardSecrets } from '@paygrid/card-crypto';
 import {
   Billing,
   CARD_NUMBER_PROBLEMS,
   cardBrandOf,
-  CardCommandInput,
   cardNumberProblem,
-  CardSealError,
   cvcProblem,
   maskCardNumber,
   normaliseCardNumber,
-  openCardSecrets,
+  SealedCard,
   ThreeDsAction,
 } from '@paygrid/contracts';
 import { ACQUIRING_CONFIG, AcquiringConfig } from '../../config';
 import { AcquiringErrors } from '../../common/acquiring-errors';
 import { PlainCard } from '../connectors/connector';
 import { StoredCard } from '../payments/payment.types';
-import { isExpired } from './card-number';
+import { isExpired } from './card-expiry';
 
 /**
  * Opens the card sealed by the gateway (CARD_TRANSPORT_KEY) and checks it before anything else happens:
  * a number that is not 13–19 digits of its brand's length or fails Luhn, a CVC of the wrong length or a
- * past expiry is a 400 card_error and nothing is recorded (decisions §6). Returns the card in memory for
+ * past expiry is a 400 card_error and nothing is recorded (decisions §6); the expiry's form was checked
+ * with the payload (SealedCard). Returns the card in memory for
  * the processor and its masked form for storage; the number and CVC go no further.
  */
 export interface CardForPayment {
@@ -39,7 +39,7 @@ export class CardTransport {
     this.key = config.CARD_TRANSPORT_KEY;
   }
 
-  open(input: CardCommandInput): CardForPayment {
+  open(input: SealedCard): CardForPayment {
     let secrets;
     try {
       secrets = openCardSecrets(input.sealed, this.key);
@@ -54,9 +54,6 @@ export class CardTransport {
     }
     const cvc = cvcProblem(number, secrets.cvc);
     if (cvc) throw AcquiringErrors.invalidCard('invalid_cvc', `payment_method.card.cvc: ${cvc}`);
-    if (!/^(0[1-9]|1[0-2])$/.test(input.expiry_month) || !/^(\d{2}|\d{4})$/.test(input.expiry_year)) {
-      throw AcquiringErrors.invalidCard('invalid_expiry_date', 'payment_method.card: expiry_month must be MM and expiry_year YYYY');
-    }
     if (isExpired(input.expiry_month, input.expiry_year)) {
       throw AcquiringErrors.invalidCard('invalid_expiry_date', 'payment_method.card: the card has expired');
     }

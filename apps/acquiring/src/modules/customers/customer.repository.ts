@@ -1,42 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Address, Billing, CustomerInput } from '@paygrid/contracts';
+import { Customer, NewSavedCard, SavedCard } from './customer.types';
 import { Executor, rowsOf } from '@paygrid/platform';
 
 /** All SQL of customers and their saved cards. The PAN ciphertext is read only by `findCardSecret`. */
-export interface Customer {
-  id: string;
-  accountId: string;
-  externalCustomerId: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  email: string | null;
-  phoneNumber: string | null;
-  address: Address;
-  metadata: Record<string, string>;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface SavedCard {
-  id: string;
-  customerId: string;
-  accountId: string;
-  maskedNumber: string;
-  brand: string;
-  bin: string;
-  last4: string;
-  expiryMonth: string;
-  expiryYear: string;
-  cardName: string;
-  billing: Billing;
-  createdAt: Date;
-}
-
-export interface NewSavedCard extends Omit<SavedCard, 'createdAt'> {
-  fingerprint: string;
-  panCiphertext: string;
-}
-
 interface CustomerRow {
   customer_id: string;
   account_id: string;

@@ -3,10 +3,11 @@ import { CustomerInput } from '@paygrid/contracts';
 import { newId } from '@paygrid/ids';
 import { Executor } from '@paygrid/platform';
 import { AcquiringErrors } from '../../common/acquiring-errors';
-import { CardVault } from '../cards/card-vault';
+import { CardVault } from '@paygrid/card-crypto';
 import { PlainCard } from '../connectors/connector';
 import { StoredCard } from '../payments/payment.types';
-import { Customer, CustomerRepository, SavedCard } from './customer.repository';
+import { CustomerRepository } from './customer.repository';
+import { Customer, SavedCard } from './customer.types';
 
 /**
  * Customers and Card on File. An intent names an existing customer (customer_id wins) or brings an

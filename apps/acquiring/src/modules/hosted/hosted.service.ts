@@ -1,20 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AcquiringCommands, CommandEnvelope, HostedSessionView, PaymentIntentView } from '@paygrid/contracts';
+import { HostedConfirmPayload, HostedSessionPayload, HostedSessionView, HostedThreeDsPayload, PaymentIntentView } from '@paygrid/contracts';
 import { formatAmount } from '@paygrid/money';
-import { CommandHandler, Errors, Executor } from '@paygrid/platform';
+import { Executor, StagedContext } from '@paygrid/platform';
 import { AcquiringErrors } from '../../common/acquiring-errors';
-import { PayloadReader } from '../../common/payload-reader';
-import { UnitOfWork } from '../../common/unit-of-work';
 import { CardTransport } from '../cards/card-transport';
 import { CARD_CONNECTOR, CardConnector } from '../connectors/connector';
 import { CustomerService } from '../customers/customer.service';
 import { Authorization } from '../payments/authorization';
 import { ConfirmCard, ConfirmIntentOperation } from '../payments/operations/confirm-intent.operation';
 import { PaymentFlow, Snapshot } from '../payments/payment-flow';
-import { readCard } from '../payments/payment-payloads';
 import { PaymentPresenter } from '../payments/payment.presenter';
 import { PaymentRepository } from '../payments/payment.repository';
+import { PaymentIntent } from '../payments/payment.types';
 
 /**
  * What the gateway's hosted pages ask for. No merchant actor: the intent's client_secret (valid 60
@@ -25,7 +23,6 @@ import { PaymentRepository } from '../payments/payment.repository';
 export class HostedService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly unit: UnitOfWork,
     private readonly payments: PaymentRepository,
     private readonly flow: PaymentFlow,
     private readonly customers: CustomerService,
@@ -36,47 +33,30 @@ export class HostedService {
     @Inject(CARD_CONNECTOR) private readonly connector: CardConnector,
   ) {}
 
-  @CommandHandler(AcquiringCommands.hostedSession)
-  async session(command: CommandEnvelope): Promise<HostedSessionView> {
-    const reader = PayloadReader.of(command);
-    const secret = readSecret(reader);
-    reader.done();
-    return this.present(await this.bySecret(this.dataSource, secret));
+  async session(payload: HostedSessionPayload): Promise<HostedSessionView> {
+    const intent = await this.intentBySecret(this.dataSource, payload.client_secret);
+    return this.present(await this.flow.complete(this.dataSource, intent));
   }
 
   /** Pay with a new card (sealed by the gateway) or one of the customer's saved cards. */
-  @CommandHandler(AcquiringCommands.hostedConfirm)
-  async pay(command: CommandEnvelope): Promise<HostedSessionView> {
-    const reader = PayloadReader.of(command);
-    const secret = readSecret(reader);
-    const newCard = readCard(reader, 'payment_method.card');
-    const savedCardId = reader.string('saved_card_id', { max: 36 });
-    reader.done();
-    if ((newCard === undefined) === (savedCardId === undefined)) {
-      throw Errors.invalidRequest('give exactly one of payment_method.card and saved_card_id');
-    }
+  async pay(context: StagedContext, payload: HostedConfirmPayload): Promise<HostedSessionView> {
+    const newCard = payload.payment_method?.card;
+    if ((newCard === undefined) === (payload.saved_card_id === undefined)) throw AcquiringErrors.exactlyOneCard();
     const opened = newCard ? this.cards.open(newCard) : undefined;
-
-    const prepared = await this.unit.transaction('payment_intent', async (tx) => {
-      const found = await this.bySecret(tx.manager, secret);
-      const snapshot = await this.flow.snapshot(tx.manager, found.intent.id, { lock: true });
+    const prepared = await context.transaction(async (tx) => {
+      const intent = await this.intentBySecret(tx.manager, payload.client_secret);
+      const snapshot = await this.flow.snapshot(tx.manager, intent.id, { lock: true });
       const card: ConfirmCard = opened
         ? { ...opened, savedCardId: null }
-        : await this.savedCard(tx.manager, snapshot, savedCardId ?? '');
-      return { snapshot: await this.confirm.start(tx, snapshot, null, card, {}), card };
+        : await this.savedCard(tx.manager, snapshot, payload.saved_card_id ?? '');
+      return { snapshot: await this.confirm.start(tx, snapshot, context.commandId, card, {}), card };
     });
-    const view = await this.authorization.run({ command_id: null, type: command.type }, prepared.snapshot, prepared.card);
-    return this.fromView(view);
+    return this.fromView(await this.authorization.run(context.complete, prepared.snapshot, prepared.card));
   }
 
   /** The shopper's answer on the 3-D Secure challenge page. */
-  @CommandHandler(AcquiringCommands.hostedThreeDs)
-  async threeDs(command: CommandEnvelope): Promise<HostedSessionView> {
-    const reader = PayloadReader.of(command);
-    const secret = readSecret(reader);
-    const outcome = reader.oneOf('outcome', ['approve', 'fail'] as const, true);
-    reader.done();
-    const snapshot = await this.bySecret(this.dataSource, secret);
+  async threeDs(context: StagedContext, payload: HostedThreeDsPayload): Promise<HostedSessionView> {
+    const snapshot = await this.flow.complete(this.dataSource, await this.intentBySecret(this.dataSource, payload.client_secret));
     const attempt = snapshot.attempt;
     if (!attempt || attempt.status !== 'AUTHENTICATION_REDIRECTED' || !attempt.processorReference) {
       throw AcquiringErrors.unexpectedState(
@@ -85,18 +65,17 @@ export class HostedService {
     }
     const result = await this.connector.completeAuthentication({
       processorReference: attempt.processorReference,
-      approved: outcome === 'approve',
+      approved: payload.outcome === 'approve',
       capture: attempt.autoCapture,
       previous: attempt.authenticationData,
     });
-    const view = await this.authorization.apply({ command_id: null, type: command.type }, snapshot.intent.id, attempt.id, result, null);
-    return this.fromView(view);
+    return this.fromView(await this.authorization.apply(context.complete, snapshot, result, null));
   }
 
-  private async bySecret(executor: Executor, secret: string): Promise<Snapshot> {
+  private async intentBySecret(executor: Executor, secret: string): Promise<PaymentIntent> {
     const intent = await this.payments.findIntentByClientSecret(executor, secret);
     if (!intent || intent.clientSecretExpiresAt.getTime() < Date.now()) throw AcquiringErrors.clientSecretInvalid();
-    return this.flow.complete(executor, intent);
+    return intent;
   }
 
   private async savedCard(executor: Executor, snapshot: Snapshot, savedCardId: string): Promise<ConfirmCard> {
@@ -126,8 +105,4 @@ export class HostedService {
   private async fromView(view: PaymentIntentView): Promise<HostedSessionView> {
     return this.present(await this.flow.snapshot(this.dataSource, view.payment_intent_id));
   }
-}
-
-function readSecret(reader: PayloadReader): string {
-  return reader.string('client_secret', { required: true, max: 200 });
 }

@@ -1,31 +1,34 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
-import { CommandEnvelope, PaymentIntentView } from '@paygrid/contracts';
-import { LOGGER } from '@paygrid/platform';
-import { UnitOfWork } from '../../common/unit-of-work';
+import { PaymentIntentView } from '@paygrid/contracts';
+import { LOGGER, StagedContext } from '@paygrid/platform';
+import { AcquiringErrors } from '../../common/acquiring-errors';
 import { CardForPayment } from '../cards/card-transport';
 import { AuthorizationResult, CARD_CONNECTOR, CardConnector, PlainCard } from '../connectors/connector';
-import { AcquiringErrors } from '../../common/acquiring-errors';
 import { PaymentFlow, Snapshot } from './payment-flow';
+import { PaymentRepository } from './payment.repository';
 
 /**
  * The one synchronous processor call, medusa-style: the attempt was recorded INITIATED in its own
  * transaction before this runs; the processor is called outside any transaction; its answer is applied
- * under the command ledger. If that last step fails, or a concurrent duplicate of the command got there
- * first, the authorisation is voided at the processor (the compensating step), and a retry of the same
- * command resumes the still-INITIATED attempt.
+ * by `complete` (a staged command's ledger step, or a job's plain transaction). If that last step fails,
+ * or a concurrent duplicate of the command got there first (`applied: false`), the authorisation is
+ * voided at the processor (the compensating step), and a retry of the same command resumes the
+ * still-INITIATED attempt.
  */
+export type Completion = StagedContext['complete'];
+
 @Injectable()
 export class Authorization {
   constructor(
-    private readonly unit: UnitOfWork,
     private readonly flow: PaymentFlow,
+    private readonly payments: PaymentRepository,
     @Inject(CARD_CONNECTOR) private readonly connector: CardConnector,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async run(
-    command: Pick<CommandEnvelope, 'command_id' | 'type'>,
+    complete: Completion,
     prepared: Snapshot,
     card: Pick<CardForPayment, 'plain' | 'autoCapture' | 'threeDsAction'>,
   ): Promise<PaymentIntentView> {
@@ -39,34 +42,32 @@ export class Authorization {
       capture: card.autoCapture,
       enforceThreeDs: card.threeDsAction === 'enforce_3ds',
     });
-    return this.apply(command, prepared.intent.id, attempt.id, result, card.plain);
+    return this.apply(complete, prepared, result, card.plain);
   }
 
   /**
-   * Records a processor answer for the intent's latest attempt under the command ledger (a null
-   * command id: a plain transaction), compensating when it is not recorded.
+   * Records a processor answer for `known.attempt`, which must still be the intent's latest, and
+   * compensates when it is not recorded. Only the intent is read again (under its row lock): the
+   * attempt's status write is a conditional update that refuses a move it no longer allows, and a
+   * customer never changes once an attempt exists.
    */
-  async apply(
-    command: Pick<CommandEnvelope, 'command_id' | 'type'>,
-    intentId: string,
-    attemptId: string,
-    result: AuthorizationResult,
-    card: PlainCard | null,
-  ): Promise<PaymentIntentView> {
+  async apply(complete: Completion, known: Snapshot, result: AuthorizationResult, card: PlainCard | null): Promise<PaymentIntentView> {
+    const attempt = known.attempt;
+    if (!attempt) throw new Error(`intent ${known.intent.id} has no attempt to complete`);
     let outcome: { result: PaymentIntentView; applied: boolean };
     try {
-      outcome = await this.unit.once(command, 'payment_intent', async (tx) => {
-        const current = await this.flow.snapshot(tx.manager, intentId, { lock: true });
-        if (current.attempt?.id !== attemptId) {
-          throw AcquiringErrors.unexpectedState(`cannot complete PaymentAttempt ${attemptId}: it is no longer the latest attempt`);
+      outcome = await complete(async (tx) => {
+        const intent = await this.payments.lockIntent(tx.manager, known.intent.id);
+        if (!intent || intent.latestAttemptId !== attempt.id) {
+          throw AcquiringErrors.unexpectedState(`cannot complete PaymentAttempt ${attempt.id}: it is no longer the latest attempt`);
         }
-        return this.flow.view(await this.flow.applyAuthorization(tx, current, result, card));
+        return this.flow.view(await this.flow.applyAuthorization(tx, { ...known, intent }, result, card));
       });
     } catch (error) {
-      await this.compensate(attemptId, result);
+      await this.compensate(attempt.id, result);
       throw error;
     }
-    if (!outcome.applied) await this.compensate(attemptId, result);
+    if (!outcome.applied) await this.compensate(attempt.id, result);
     return outcome.result;
   }
 

@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AcquiringEvents, IntentStatus, PaymentIntentView } from '@paygrid/contracts';
 import { newId } from '@paygrid/ids';
-import { Executor } from '@paygrid/platform';
+import { DurableJobs, Executor, TransactionContext } from '@paygrid/platform';
 import { ACQUIRING_CONFIG, AcquiringConfig } from '../../config';
 import { AcquiringErrors } from '../../common/acquiring-errors';
-import { Tx } from '../../common/unit-of-work';
 import { AuthorizationResult, PlainCard } from '../connectors/connector';
-import { Customer } from '../customers/customer.repository';
+import { Customer } from '../customers/customer.types';
 import { CustomerService } from '../customers/customer.service';
 import { CaptureWindow } from './capture-window';
 import { deriveIntentStatus } from './intent-status.mapping';
@@ -14,7 +13,7 @@ import { AttemptEvent } from './payment-attempt.states';
 import { IntentEvent, intentEventFor, intentMachine } from './payment-intent.states';
 import { INTENT_EVENT_OF_STATUS, PaymentEvents } from './payment.events';
 import { PaymentPresenter } from './payment.presenter';
-import { IntentChanges, PaymentRepository } from './payment.repository';
+import { IntentChanges, NewAttempt, NewIntent, PaymentRepository } from './payment.repository';
 import { PaymentAttempt, PaymentIntent, StoredCard } from './payment.types';
 
 /**
@@ -45,6 +44,7 @@ export class PaymentFlow {
     private readonly events: PaymentEvents,
     private readonly presenter: PaymentPresenter,
     private readonly captureWindow: CaptureWindow,
+    private readonly jobs: DurableJobs,
     @Inject(ACQUIRING_CONFIG)
     private readonly config: Pick<AcquiringConfig, 'ASYNC_CARD_DELAY_MS' | 'SETTLEMENT_DELAY_MS'>,
   ) {}
@@ -68,24 +68,34 @@ export class PaymentFlow {
     return this.presenter.intent(snapshot.intent, snapshot.attempt, snapshot.customer);
   }
 
-  /** A new INITIATED attempt becomes the intent's latest (the intent moves to PENDING quietly). */
-  async startAttempt(tx: Tx, snapshot: Snapshot, input: NewAttemptInput, changes: IntentChanges = {}): Promise<Snapshot> {
-    const { intent } = snapshot;
-    const { attempt, created } = await this.payments.insertAttempt(tx.manager, {
-      id: newId('att'),
-      intentId: intent.id,
-      accountId: intent.accountId,
-      commandId: input.commandId,
-      amountMinor: intent.amountMinor,
-      currency: intent.currency,
-      autoCapture: input.autoCapture,
-      card: input.card,
-      savedCardId: input.savedCardId,
-      threeDsAction: input.threeDsAction,
-      processor: input.processor,
-    });
-    if (!created) return { ...snapshot, attempt };
+  /**
+   * A new intent, written once in its final state: with a card it is already PENDING on its first
+   * attempt (the mapping's status; always a legal start). Its created event shows it as created, before
+   * the attempt. A retry of the creating command gets back what the first run recorded.
+   */
+  async createIntent(
+    tx: TransactionContext,
+    input: Omit<NewIntent, 'status' | 'latestAttemptId'>,
+    customer: Customer | null,
+    first: NewAttemptInput | null,
+  ): Promise<Snapshot> {
+    const attemptId = first ? newId('att') : null;
+    const status = first ? deriveIntentStatus({ cancelledAt: null }, { status: 'INITIATED', failureCode: '' }) : 'REQUIRES_PAYMENT_METHOD';
+    const { intent, created } = await this.payments.insertIntent(tx.manager, { ...input, status, latestAttemptId: attemptId });
+    if (!created) return this.complete(tx.manager, intent);
+    const asCreated: PaymentIntent = { ...intent, status: 'REQUIRES_PAYMENT_METHOD', latestAttemptId: null };
+    await this.events.intent(tx.manager, AcquiringEvents.intentCreated, asCreated, null, customer);
+    if (!first || attemptId === null) return { intent, attempt: null, customer };
+    const { attempt } = await this.payments.insertAttempt(tx.manager, newAttemptOf(intent, first, attemptId));
     await this.events.attempt(tx.manager, intent, attempt);
+    return { intent, attempt, customer };
+  }
+
+  /** A new INITIATED attempt becomes the intent's latest (the intent moves to PENDING quietly). */
+  async startAttempt(tx: TransactionContext, snapshot: Snapshot, input: NewAttemptInput, changes: IntentChanges = {}): Promise<Snapshot> {
+    const { attempt, created } = await this.payments.insertAttempt(tx.manager, newAttemptOf(snapshot.intent, input, newId('att')));
+    if (!created) return { ...snapshot, attempt };
+    await this.events.attempt(tx.manager, snapshot.intent, attempt);
     return this.syncIntent(tx, { ...snapshot, attempt }, { ...changes, latest_attempt_id: attempt.id }, 'CONFIRM');
   }
 
@@ -93,7 +103,7 @@ export class PaymentFlow {
    * Applies the processor's answer to an attempt that is still waiting for it (a conditional update:
    * an answer that arrives twice, or after a cancel, is refused with the attempt's current status).
    */
-  async applyAuthorization(tx: Tx, snapshot: Snapshot, result: AuthorizationResult, card: PlainCard | null): Promise<Snapshot> {
+  async applyAuthorization(tx: TransactionContext, snapshot: Snapshot, result: AuthorizationResult, card: PlainCard | null): Promise<Snapshot> {
     const attempt = snapshot.attempt;
     if (!attempt) throw new Error(`intent ${snapshot.intent.id} has no attempt to authorise`);
     const now = new Date();
@@ -109,8 +119,11 @@ export class PaymentFlow {
           authorized_at: now,
           ...(result.captured ? { captured_amount_minor: attempt.amountMinor, completed_at: now } : {}),
         });
-        if (result.captured) await tx.schedule('settle_capture', attempt.id, new Date(now.getTime() + this.config.SETTLEMENT_DELAY_MS));
-        else await tx.schedule('auto_capture', attempt.id, await this.captureWindow.closesAt(tx.manager, attempt.accountId, now));
+        if (result.captured) await this.scheduleSettlement(tx, attempt.id, now);
+        else {
+          const dueAt = await this.captureWindow.closesAt(tx.manager, attempt.accountId, now);
+          await this.jobs.schedule(tx, { kind: 'auto_capture', subjectId: attempt.id, dueAt });
+        }
         if (card && snapshot.intent.customerId && !attempt.savedCardId) {
           await this.customers.saveCard(tx.manager, snapshot.intent.customerId, attempt.accountId, card, attempt.card);
         }
@@ -127,11 +140,15 @@ export class PaymentFlow {
         break;
       case 'challenge':
         updated = await this.payments.transitionAttempt(tx.manager, attempt.id, 'REDIRECT_FOR_AUTHENTICATION', common);
-        await tx.schedule('expire_authentication', attempt.id, snapshot.intent.clientSecretExpiresAt);
+        await this.jobs.schedule(tx, { kind: 'expire_authentication', subjectId: attempt.id, dueAt: snapshot.intent.clientSecretExpiresAt });
         break;
       case 'pending':
         updated = await this.payments.transitionAttempt(tx.manager, attempt.id, 'AWAIT_PROCESSOR', common);
-        await tx.schedule('complete_async_authorization', attempt.id, new Date(now.getTime() + this.config.ASYNC_CARD_DELAY_MS));
+        await this.jobs.schedule(tx, {
+          kind: 'complete_async_authorization',
+          subjectId: attempt.id,
+          dueAt: new Date(now.getTime() + this.config.ASYNC_CARD_DELAY_MS),
+        });
         break;
     }
     await this.events.attempt(tx.manager, snapshot.intent, updated);
@@ -142,9 +159,18 @@ export class PaymentFlow {
     return next;
   }
 
+  /** A captured attempt is cleared and settled a short (sandbox) delay later. */
+  scheduleSettlement(tx: TransactionContext, attemptId: string, capturedAt: Date): Promise<void> {
+    return this.jobs.schedule(tx, {
+      kind: 'settle_capture',
+      subjectId: attemptId,
+      dueAt: new Date(capturedAt.getTime() + this.config.SETTLEMENT_DELAY_MS),
+    });
+  }
+
   /** Moves the attempt and re-derives the intent; used by capture, cancel, expiry and settlement. */
   async transitionAttempt(
-    tx: Tx,
+    tx: TransactionContext,
     snapshot: Snapshot,
     event: AttemptEvent,
     set: Record<string, unknown>,
@@ -162,7 +188,7 @@ export class PaymentFlow {
    * move against the intent's state table; announces the new status unless it is the quiet PENDING of
    * an attempt that has only just started.
    */
-  async syncIntent(tx: Tx, snapshot: Snapshot, changes: IntentChanges = {}, preferred?: IntentEvent): Promise<Snapshot> {
+  async syncIntent(tx: TransactionContext, snapshot: Snapshot, changes: IntentChanges = {}, preferred?: IntentEvent): Promise<Snapshot> {
     const { intent, attempt } = snapshot;
     const cancelledAt = changes.cancelled_at ?? intent.cancelledAt;
     const target = deriveIntentStatus({ cancelledAt }, attempt);
@@ -183,6 +209,22 @@ export class PaymentFlow {
     }
     return next;
   }
+}
+
+function newAttemptOf(intent: PaymentIntent, input: NewAttemptInput, id: string): NewAttempt {
+  return {
+    id,
+    intentId: intent.id,
+    accountId: intent.accountId,
+    commandId: input.commandId,
+    amountMinor: intent.amountMinor,
+    currency: intent.currency,
+    autoCapture: input.autoCapture,
+    card: input.card,
+    savedCardId: input.savedCardId,
+    threeDsAction: input.threeDsAction,
+    processor: input.processor,
+  };
 }
 
 function announces(from: IntentStatus, to: IntentStatus, attempt: PaymentAttempt | null): boolean {

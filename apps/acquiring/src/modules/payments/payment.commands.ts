@@ -1,6 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { AcquiringCommands, CommandEnvelope } from '@paygrid/contracts';
-import { CommandHandler } from '@paygrid/platform';
+import {
+  AcquiringCommand,
+  AttemptIdPayload,
+  CancelIntentPayload,
+  CaptureIntentPayload,
+  ConfirmIntentPayload,
+  CreateIntentPayload,
+  IntentIdPayload,
+  ListAttemptsPayload,
+  ListIntentsPayload,
+  UpdateIntentPayload,
+} from '@paygrid/contracts';
+import { CommandContext, HandleCommand, StagedContext, WriteContext } from '@paygrid/platform';
 import { CancelIntentOperation } from './operations/cancel-intent.operation';
 import { CaptureIntentOperation } from './operations/capture-intent.operation';
 import { ConfirmIntentOperation } from './operations/confirm-intent.operation';
@@ -9,13 +20,12 @@ import { UpdateIntentOperation } from './operations/update-intent.operation';
 import { PaymentQueries } from './payment-queries';
 
 /**
- * The payment commands on the acquiring command topic (libs/contracts/src/acquiring.ts). Thin: each
- * hands over to its operation. Writes are not `mutates: true` on purpose: an operation runs the command
- * ledger itself (UnitOfWork.once) so that the processor call sits outside any transaction and delayed
- * jobs are enqueued only after commit.
+ * The payment commands (libs/contracts AcquiringCommand). Thin: each hands over to its operation.
+ * Create and confirm are staged: the card processor is called between their two writes, outside any
+ * transaction; the others run inside the command's transaction with its ledger row.
  */
 @Injectable()
-export class PaymentCommandHandlers {
+export class PaymentCommands {
   constructor(
     private readonly create: CreateIntentOperation,
     private readonly confirm: ConfirmIntentOperation,
@@ -25,48 +35,48 @@ export class PaymentCommandHandlers {
     private readonly queries: PaymentQueries,
   ) {}
 
-  @CommandHandler(AcquiringCommands.createIntent)
-  createIntent(command: CommandEnvelope) {
-    return this.create.execute(command);
+  @HandleCommand(AcquiringCommand.createIntent, { staged: true })
+  createIntent(payload: CreateIntentPayload, context: StagedContext) {
+    return this.create.execute(context, payload);
   }
 
-  @CommandHandler(AcquiringCommands.confirmIntent)
-  confirmIntent(command: CommandEnvelope) {
-    return this.confirm.execute(command);
+  @HandleCommand(AcquiringCommand.confirmIntent, { staged: true })
+  confirmIntent(payload: ConfirmIntentPayload, context: StagedContext) {
+    return this.confirm.execute(context, payload);
   }
 
-  @CommandHandler(AcquiringCommands.captureIntent)
-  captureIntent(command: CommandEnvelope) {
-    return this.capture.execute(command);
+  @HandleCommand(AcquiringCommand.captureIntent)
+  captureIntent(payload: CaptureIntentPayload, context: WriteContext) {
+    return this.capture.execute(context.tx, context.requireActor(), payload);
   }
 
-  @CommandHandler(AcquiringCommands.cancelIntent)
-  cancelIntent(command: CommandEnvelope) {
-    return this.cancel.execute(command);
+  @HandleCommand(AcquiringCommand.cancelIntent)
+  cancelIntent(payload: CancelIntentPayload, context: WriteContext) {
+    return this.cancel.execute(context.tx, context.requireActor(), payload);
   }
 
-  @CommandHandler(AcquiringCommands.updateIntent)
-  updateIntent(command: CommandEnvelope) {
-    return this.update.execute(command);
+  @HandleCommand(AcquiringCommand.updateIntent)
+  updateIntent(payload: UpdateIntentPayload, context: WriteContext) {
+    return this.update.execute(context.tx, context.requireActor(), payload);
   }
 
-  @CommandHandler(AcquiringCommands.retrieveIntent)
-  retrieveIntent(command: CommandEnvelope) {
-    return this.queries.retrieveIntent(command);
+  @HandleCommand(AcquiringCommand.retrieveIntent)
+  retrieveIntent(payload: IntentIdPayload, context: CommandContext) {
+    return this.queries.retrieveIntent(context.requireActor(), payload);
   }
 
-  @CommandHandler(AcquiringCommands.listIntents)
-  listIntents(command: CommandEnvelope) {
-    return this.queries.listIntents(command);
+  @HandleCommand(AcquiringCommand.listIntents)
+  listIntents(payload: ListIntentsPayload, context: CommandContext) {
+    return this.queries.listIntents(context.requireActor(), payload);
   }
 
-  @CommandHandler(AcquiringCommands.retrieveAttempt)
-  retrieveAttempt(command: CommandEnvelope) {
-    return this.queries.retrieveAttempt(command);
+  @HandleCommand(AcquiringCommand.retrieveAttempt)
+  retrieveAttempt(payload: AttemptIdPayload, context: CommandContext) {
+    return this.queries.retrieveAttempt(context.requireActor(), payload);
   }
 
-  @CommandHandler(AcquiringCommands.listAttempts)
-  listAttempts(command: CommandEnvelope) {
-    return this.queries.listAttempts(command);
+  @HandleCommand(AcquiringCommand.listAttempts)
+  listAttempts(payload: ListAttemptsPayload, context: CommandContext) {
+    return this.queries.listAttempts(context.requireActor(), payload);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AcquiringEventName, AcquiringEvents, AttemptStatus, EventTopics, IntentStatus } from '@paygrid/contracts';
 import { appendToOutbox, Executor } from '@paygrid/platform';
-import { Customer } from '../customers/customer.repository';
+import { Customer } from '../customers/customer.types';
 import { PaymentPresenter } from './payment.presenter';
 import { PaymentAttempt, PaymentIntent } from './payment.types';
 

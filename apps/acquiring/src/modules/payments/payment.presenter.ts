@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CustomerSnapshot, NextAction, PaymentAttemptView, PaymentIntentView, SavedCardView } from '@paygrid/contracts';
 import { formatAmount } from '@paygrid/money';
 import { ACQUIRING_CONFIG, AcquiringConfig } from '../../config';
-import { Customer, SavedCard } from '../customers/customer.repository';
+import { Customer, SavedCard } from '../customers/customer.types';
 import { PaymentAttempt, PaymentIntent } from './payment.types';
 
 /**

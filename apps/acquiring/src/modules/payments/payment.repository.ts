@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AttemptStatus, AuthenticationData, IntentStatus } from '@paygrid/contracts';
 import { minorUnitsFromDb } from '@paygrid/money';
 import { Executor, rowsOf } from '@paygrid/platform';
+import { PageWindow } from '../../common/paging';
 import { applyTransition } from '@paygrid/state-machine';
 import { AttemptEvent, attemptMachine } from './payment-attempt.states';
 import { PaymentAttempt, PaymentIntent, StoredCard } from './payment.types';
@@ -143,6 +144,7 @@ export type NewIntent = Pick<
   | 'clientSecretExpiresAt'
   | 'ipAddress'
   | 'browserInfo'
+  | 'latestAttemptId'
 > & { createCommandId: string | null };
 
 export interface NewAttempt {
@@ -170,11 +172,6 @@ export interface AttemptFilter {
   accountId: string;
   intentId?: string;
   status?: AttemptStatus;
-}
-
-export interface PageWindow {
-  limit: number;
-  offset: number;
 }
 
 /** Columns an intent update may write (snake_case, as stored). */
@@ -205,8 +202,8 @@ export class PaymentRepository {
       await executor.query(
         `INSERT INTO payment_intents (payment_intent_id, account_id, master_account_id, create_command_id, amount_minor,
            currency, status, description, merchant_order_id, return_url, metadata, payment_orders, customer_id,
-           client_secret, client_secret_expires_at, ip_address, browser_info)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+           client_secret, client_secret_expires_at, ip_address, browser_info, latest_attempt_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
          ON CONFLICT (create_command_id) DO NOTHING RETURNING *`,
         [
           intent.id,
@@ -226,6 +223,7 @@ export class PaymentRepository {
           intent.clientSecretExpiresAt,
           intent.ipAddress,
           intent.browserInfo === null ? null : JSON.stringify(intent.browserInfo),
+          intent.latestAttemptId,
         ],
       ),
     );

@@ -3,27 +3,11 @@ import { RefundStatus } from '@paygrid/contracts';
 import { minorUnitsFromDb } from '@paygrid/money';
 import { Executor, rowsOf } from '@paygrid/platform';
 import { applyTransition } from '@paygrid/state-machine';
+import { PageWindow } from '../../common/paging';
 import { RefundEvent, refundMachine } from './refund.states';
+import { Refund, RefundFilter } from './refund.types';
 
 /** All SQL of refunds. */
-export interface Refund {
-  id: string;
-  intentId: string;
-  attemptId: string;
-  accountId: string;
-  masterAccountId: string;
-  amountMinor: bigint;
-  currency: string;
-  status: RefundStatus;
-  reason: string;
-  metadata: Record<string, string>;
-  failureCode: string;
-  processorReference: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  completedAt: Date | null;
-}
-
 interface RefundRow {
   refund_id: string;
   payment_intent_id: string;
@@ -60,14 +44,6 @@ function toRefund(row: RefundRow): Refund {
     updatedAt: new Date(row.updated_at),
     completedAt: row.completed_at === null ? null : new Date(row.completed_at),
   };
-}
-
-export interface RefundFilter {
-  accountId: string;
-  intentId?: string;
-  merchantOrderId?: string;
-  createdFrom?: Date;
-  createdTo?: Date;
 }
 
 @Injectable()
@@ -113,7 +89,7 @@ export class RefundRepository {
     return minorUnitsFromDb(row.total);
   }
 
-  async list(executor: Executor, filter: RefundFilter, window: { limit: number; offset: number }): Promise<{ total: number; items: Refund[] }> {
+  async list(executor: Executor, filter: RefundFilter, window: PageWindow): Promise<{ total: number; items: Refund[] }> {
     const where = `r.account_id = $1 AND ($2::text IS NULL OR r.payment_intent_id = $2)
       AND ($3::text IS NULL OR i.merchant_order_id = $3)
       AND ($4::timestamptz IS NULL OR r.created_at >= $4) AND ($5::timestamptz IS NULL OR r.created_at <= $5)`;

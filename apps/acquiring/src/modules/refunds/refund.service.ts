@@ -1,28 +1,29 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
-  AcquiringCommands,
   AcquiringEventName,
   AcquiringEvents,
-  CommandEnvelope,
-  crossFieldProblems,
+  Actor,
+  CreateRefundPayload,
   EventTopics,
+  ListRefundsPayload,
   Page,
+  RefundIdPayload,
   RefundView,
 } from '@paygrid/contracts';
 import { newId } from '@paygrid/ids';
 import { formatAmount } from '@paygrid/money';
-import { appendToOutbox, CommandHandler, Executor } from '@paygrid/platform';
+import { appendToOutbox, DurableJobs, Executor, TransactionContext } from '@paygrid/platform';
 import { ACQUIRING_CONFIG, AcquiringConfig } from '../../config';
 import { AcquiringErrors } from '../../common/acquiring-errors';
-import { pagedList, requireActor } from '../../common/actor';
-import { PayloadReader, requireWireAmount } from '../../common/payload-reader';
-import { UnitOfWork } from '../../common/unit-of-work';
+import { pageOf, pageWindow, timeFilter } from '../../common/paging';
+import { Transactions } from '../../common/transactions';
+import { requireAmount } from '../../common/wire-amount';
 import { CARD_CONNECTOR, CardConnector } from '../connectors/connector';
-import { JobScheduler } from '../jobs/job-scheduler';
-import { LIMITS, readIntentId } from '../payments/payment-payloads';
 import { PaymentRepository } from '../payments/payment.repository';
-import { Refund, RefundRepository } from './refund.repository';
+import { presentRefund } from './refund.presenter';
+import { RefundRepository } from './refund.repository';
+import { Refund } from './refund.types';
 
 /**
  * Refunds (wire-compat §9.8; decisions §7). Creating one locks the intent's row, so concurrent refunds
@@ -31,110 +32,61 @@ import { Refund, RefundRepository } from './refund.repository';
  * call) → SUCCEEDED | FAILED. Refund events carry what a payouts ledger needs: the account, the currency
  * and minor-unit amounts as strings, with the fee (zero in the sandbox).
  */
-const REFUND_REASON_MAX = 255;
-
-export function presentRefund(refund: Refund): RefundView {
-  const iso = (value: Date | null) => (value === null ? '' : value.toISOString());
-  return {
-    payment_refund_id: refund.id,
-    payment_intent_id: refund.intentId,
-    payment_attempt_id: refund.attemptId,
-    account_id: refund.accountId,
-    amount: formatAmount(refund.amountMinor, refund.currency),
-    amount_minor: refund.amountMinor.toString(),
-    fee_amount_minor: '0',
-    currency: refund.currency,
-    refund_status: refund.status,
-    reason: refund.reason,
-    metadata: refund.metadata,
-    failure_code: refund.failureCode,
-    create_time: iso(refund.createdAt),
-    update_time: iso(refund.updatedAt),
-    complete_time: iso(refund.completedAt),
-  };
-}
-
 @Injectable()
-export class RefundService implements OnModuleInit {
+export class RefundService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly unit: UnitOfWork,
+    private readonly transactions: Transactions,
     private readonly refunds: RefundRepository,
     private readonly payments: PaymentRepository,
-    private readonly scheduler: JobScheduler,
+    private readonly jobs: DurableJobs,
     @Inject(CARD_CONNECTOR) private readonly connector: CardConnector,
     @Inject(ACQUIRING_CONFIG) private readonly config: Pick<AcquiringConfig, 'REFUND_DELAY_MS'>,
   ) {}
 
-  onModuleInit(): void {
-    this.scheduler.register('process_refund', (id) => this.process(id));
-  }
-
-  @CommandHandler(AcquiringCommands.createRefund)
-  async create(command: CommandEnvelope): Promise<RefundView> {
-    const actor = requireActor(command);
-    const reader = PayloadReader.of(command);
-    const intentId = readIntentId(reader);
-    const amount = reader.string('amount', { required: true });
-    const reason = reader.string('reason', { max: REFUND_REASON_MAX }) ?? '';
-    const attemptId = reader.string('payment_attempt_id', { max: LIMITS.intentId });
-    const metadata = reader.stringMap('metadata') ?? {};
-    reader.add(crossFieldProblems({ metadata }));
-    reader.done();
-
-    const { result } = await this.unit.once(command, 'refund', async (tx) => {
-      const intent = await this.payments.lockIntent(tx.manager, intentId, actor.account_id);
-      if (!intent) throw AcquiringErrors.notFound('payment_intent');
-      if (intent.status !== 'SUCCEEDED') {
-        throw AcquiringErrors.unexpectedState(`cannot refund PaymentIntent: status is ${intent.status}`);
-      }
-      if (attemptId !== undefined && attemptId !== intent.latestAttemptId) throw AcquiringErrors.notFound('payment_attempt');
-      const amountMinor = requireWireAmount('amount', amount, intent.currency);
-      const left = intent.capturedAmountMinor - (await this.refunds.reservedMinor(tx.manager, intent.id));
-      if (amountMinor > left) throw AcquiringErrors.refundExceedsCaptured(formatAmount(left, intent.currency), intent.currency);
-      const refund = await this.refunds.insert(tx.manager, {
-        id: newId('re'),
-        intentId: intent.id,
-        attemptId: intent.latestAttemptId ?? '',
-        accountId: intent.accountId,
-        masterAccountId: intent.masterAccountId,
-        amountMinor,
-        currency: intent.currency,
-        reason,
-        metadata,
-      });
-      await this.announce(tx.manager, AcquiringEvents.refundCreated, refund);
-      await tx.schedule('process_refund', refund.id, new Date(Date.now() + this.config.REFUND_DELAY_MS));
-      return presentRefund(refund);
+  async create(tx: TransactionContext, actor: Actor, payload: CreateRefundPayload): Promise<RefundView> {
+    const intent = await this.payments.lockIntent(tx.manager, payload.payment_intent_id, actor.account_id);
+    if (!intent) throw AcquiringErrors.notFound('payment_intent');
+    if (intent.status !== 'SUCCEEDED') {
+      throw AcquiringErrors.unexpectedState(`cannot refund PaymentIntent: status is ${intent.status}`);
+    }
+    if (payload.payment_attempt_id !== undefined && payload.payment_attempt_id !== intent.latestAttemptId) {
+      throw AcquiringErrors.notFound('payment_attempt');
+    }
+    const amountMinor = requireAmount('amount', payload.amount, intent.currency);
+    const left = intent.capturedAmountMinor - (await this.refunds.reservedMinor(tx.manager, intent.id));
+    if (amountMinor > left) throw AcquiringErrors.refundExceedsCaptured(formatAmount(left, intent.currency), intent.currency);
+    const refund = await this.refunds.insert(tx.manager, {
+      id: newId('re'),
+      intentId: intent.id,
+      attemptId: intent.latestAttemptId ?? '',
+      accountId: intent.accountId,
+      masterAccountId: intent.masterAccountId,
+      amountMinor,
+      currency: intent.currency,
+      reason: payload.reason ?? '',
+      metadata: payload.metadata ?? {},
     });
-    return result;
+    await this.announce(tx.manager, AcquiringEvents.refundCreated, refund);
+    await this.jobs.schedule(tx, { kind: 'process_refund', subjectId: refund.id, dueAt: new Date(Date.now() + this.config.REFUND_DELAY_MS) });
+    return presentRefund(refund);
   }
 
-  @CommandHandler(AcquiringCommands.retrieveRefund)
-  async retrieve(command: CommandEnvelope): Promise<RefundView> {
-    const actor = requireActor(command);
-    const reader = PayloadReader.of(command);
-    const id = reader.string('refund_id', { required: true, max: LIMITS.intentId });
-    reader.done();
-    const refund = await this.refunds.find(this.dataSource, id, actor.account_id);
+  async retrieve(actor: Actor, payload: RefundIdPayload): Promise<RefundView> {
+    const refund = await this.refunds.find(this.dataSource, payload.refund_id, actor.account_id);
     if (!refund) throw AcquiringErrors.notFound('refund');
     return presentRefund(refund);
   }
 
-  @CommandHandler(AcquiringCommands.listRefunds)
-  list(command: CommandEnvelope): Promise<Page<RefundView>> {
-    return pagedList(
-      command,
-      (reader, actor) => ({
-        accountId: actor.account_id,
-        intentId: reader.string('payment_intent_id', { max: LIMITS.intentId }),
-        merchantOrderId: reader.string('merchant_order_id', { max: LIMITS.merchantOrderId }),
-        createdFrom: reader.time('start_time'),
-        createdTo: reader.time('end_time'),
-      }),
-      (filter, window) => this.refunds.list(this.dataSource, filter, window),
-      presentRefund,
-    );
+  async list(actor: Actor, query: ListRefundsPayload): Promise<Page<RefundView>> {
+    const filter = {
+      accountId: actor.account_id,
+      intentId: query.payment_intent_id,
+      merchantOrderId: query.merchant_order_id,
+      createdFrom: timeFilter(query.start_time),
+      createdTo: timeFilter(query.end_time),
+    };
+    return pageOf(query, await this.refunds.list(this.dataSource, filter, pageWindow(query)), presentRefund);
   }
 
   /** The job: submit (recorded first), call the processor outside any transaction, record the answer. */
@@ -142,7 +94,7 @@ export class RefundService implements OnModuleInit {
     const refund = await this.refunds.find(this.dataSource, refundId);
     if (!refund || refund.status === 'SUCCEEDED' || refund.status === 'FAILED') return;
     if (refund.status === 'INITIATED') {
-      await this.unit.transaction('refund', (tx) => this.refunds.transition(tx.manager, refundId, 'SUBMIT'));
+      await this.transactions.run((tx) => this.refunds.transition(tx.manager, refundId, 'SUBMIT'));
     }
     const attempt = await this.payments.findAttempt(this.dataSource, refund.attemptId);
     const answer = await this.connector.refund({
@@ -151,7 +103,7 @@ export class RefundService implements OnModuleInit {
       amountMinor: refund.amountMinor,
       currency: refund.currency,
     });
-    await this.unit.transaction('refund', async (tx) => {
+    await this.transactions.run(async (tx) => {
       const current = await this.refunds.find(tx.manager, refundId);
       if (current?.status !== 'PROCESSING') return;
       const set = { processor_reference: answer.processorReference, completed_at: new Date() };

@@ -2,24 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { minorUnitsFromDb } from '@paygrid/money';
 import { Executor, rowsOf } from '@paygrid/platform';
 import { newId } from '@paygrid/ids';
+import { PageWindow } from '../../common/paging';
+import { Settlement, SettlementFilter } from './settlement.types';
 
 /** All SQL of settlement batches and settlements. */
-export interface Settlement {
-  id: string;
-  batchId: string;
-  intentId: string;
-  attemptId: string;
-  merchantOrderId: string;
-  accountId: string;
-  masterAccountId: string;
-  currency: string;
-  amountMinor: bigint;
-  feeMinor: bigint;
-  netMinor: bigint;
-  settledAt: Date;
-  createdAt: Date;
-}
-
 interface SettlementRow {
   settlement_id: string;
   settlement_batch_id: string;
@@ -52,14 +38,6 @@ function toSettlement(row: SettlementRow): Settlement {
     settledAt: new Date(row.settled_at),
     createdAt: new Date(row.created_at),
   };
-}
-
-export interface SettlementFilter {
-  accountId: string;
-  intentId?: string;
-  batchId?: string;
-  settledFrom?: Date;
-  settledTo?: Date;
 }
 
 const SELECT = `SELECT s.*, i.merchant_order_id FROM settlements s
@@ -114,7 +92,7 @@ export class SettlementRepository {
   }
 
   /** Only successful settlements are ever listed (spec 4.10). */
-  async list(executor: Executor, filter: SettlementFilter, window: { limit: number; offset: number }): Promise<{ total: number; items: Settlement[] }> {
+  async list(executor: Executor, filter: SettlementFilter, window: PageWindow): Promise<{ total: number; items: Settlement[] }> {
     const where = `s.status = 'SUCCEEDED' AND s.account_id = $1
       AND ($2::text IS NULL OR s.payment_intent_id = $2) AND ($3::text IS NULL OR s.settlement_batch_id = $3)
       AND ($4::timestamptz IS NULL OR s.settled_at >= $4) AND ($5::timestamptz IS NULL OR s.settled_at <= $5)`;

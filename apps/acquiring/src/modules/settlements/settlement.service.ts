@@ -1,17 +1,15 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AcquiringCommands, AcquiringEvents, CommandEnvelope, EventTopics, Page, SettlementView } from '@paygrid/contracts';
+import { AcquiringEvents, Actor, EventTopics, ListSettlementsPayload, Page, SettlementView } from '@paygrid/contracts';
 import { newId } from '@paygrid/ids';
-import { formatAmount } from '@paygrid/money';
-import { appendToOutbox, CommandHandler } from '@paygrid/platform';
-import { pagedList } from '../../common/actor';
-import { UnitOfWork } from '../../common/unit-of-work';
+import { appendToOutbox } from '@paygrid/platform';
+import { pageOf, pageWindow, timeFilter } from '../../common/paging';
+import { Transactions } from '../../common/transactions';
 import { CARD_CONNECTOR, CardConnector } from '../connectors/connector';
-import { JobScheduler } from '../jobs/job-scheduler';
 import { PaymentFlow } from '../payments/payment-flow';
-import { LIMITS } from '../payments/payment-payloads';
 import { PaymentRepository } from '../payments/payment.repository';
-import { Settlement, SettlementRepository } from './settlement.repository';
+import { presentSettlement } from './settlement.presenter';
+import { SettlementRepository } from './settlement.repository';
 
 /**
  * Settlement: a short sandbox delay after capture, the captured amount is cleared at the processor
@@ -19,58 +17,26 @@ import { Settlement, SettlementRepository } from './settlement.repository';
  * and day. acquiring.settlement.succeeded carries what the payouts ledger credits: account, currency,
  * gross, fee (zero in the sandbox) and net in minor units as strings.
  */
-export function presentSettlement(settlement: Settlement): SettlementView {
-  const amount = (minor: bigint) => formatAmount(minor, settlement.currency);
-  return {
-    settlement_id: settlement.id,
-    settlement_batch_id: settlement.batchId,
-    payment_intent_id: settlement.intentId,
-    payment_attempt_id: settlement.attemptId,
-    merchant_order_id: settlement.merchantOrderId,
-    account_id: settlement.accountId,
-    currency: settlement.currency,
-    amount: amount(settlement.amountMinor),
-    fee_amount: amount(settlement.feeMinor),
-    net_amount: amount(settlement.netMinor),
-    amount_minor: settlement.amountMinor.toString(),
-    fee_amount_minor: settlement.feeMinor.toString(),
-    net_amount_minor: settlement.netMinor.toString(),
-    settlement_status: 'SUCCEEDED',
-    settled_time: settlement.settledAt.toISOString(),
-    create_time: settlement.createdAt.toISOString(),
-  };
-}
-
 @Injectable()
-export class SettlementService implements OnModuleInit {
+export class SettlementService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly unit: UnitOfWork,
+    private readonly transactions: Transactions,
     private readonly settlements: SettlementRepository,
     private readonly payments: PaymentRepository,
     private readonly flow: PaymentFlow,
-    private readonly scheduler: JobScheduler,
     @Inject(CARD_CONNECTOR) private readonly connector: CardConnector,
   ) {}
 
-  onModuleInit(): void {
-    this.scheduler.register('settle_capture', (id) => this.settle(id));
-  }
-
-  @CommandHandler(AcquiringCommands.listSettlements)
-  list(command: CommandEnvelope): Promise<Page<SettlementView>> {
-    return pagedList(
-      command,
-      (reader, actor) => ({
-        accountId: actor.account_id,
-        intentId: reader.string('payment_intent_id', { max: LIMITS.intentId }),
-        batchId: reader.string('settlement_batch_id', { max: LIMITS.intentId }),
-        settledFrom: reader.time('settled_start_time'),
-        settledTo: reader.time('settled_end_time'),
-      }),
-      (filter, window) => this.settlements.list(this.dataSource, filter, window),
-      presentSettlement,
-    );
+  async list(actor: Actor, query: ListSettlementsPayload): Promise<Page<SettlementView>> {
+    const filter = {
+      accountId: actor.account_id,
+      intentId: query.payment_intent_id,
+      batchId: query.settlement_batch_id,
+      settledFrom: timeFilter(query.settled_start_time),
+      settledTo: timeFilter(query.settled_end_time),
+    };
+    return pageOf(query, await this.settlements.list(this.dataSource, filter, pageWindow(query)), presentSettlement);
   }
 
   /** The job: clear at the processor, then record the settlement and SETTLED in one transaction. */
@@ -83,7 +49,7 @@ export class SettlementService implements OnModuleInit {
       amountMinor: attempt.capturedAmountMinor,
       currency: attempt.currency,
     });
-    await this.unit.transaction('payment_attempt', async (tx) => {
+    await this.transactions.run(async (tx) => {
       const snapshot = await this.flow.snapshot(tx.manager, attempt.intentId, { lock: true });
       const current = await this.payments.findAttempt(tx.manager, attemptId);
       if (current?.status !== 'CAPTURE_REQUESTED') return;

@@ -1,13 +1,12 @@
 import { ApiError } from '@paygrid/platform';
-import { decodeAes256Key, DEVELOPMENT_CARD_TRANSPORT_KEY, openCardSecrets } from '@paygrid/contracts';
+import { decodeAes256Key, DEVELOPMENT_CARD_TRANSPORT_KEY, openCardSecrets } from '@paygrid/card-crypto';
+import { CardInput } from '@paygrid/contracts';
 import { CardSealer } from './card-sealer';
 import { GatewayConfig } from '../../config';
-import { CardDto } from './dto/acquiring.dto';
-import { checkAmount } from './acquiring-payloads';
 import { escapeHtml } from './hosted-pages.html';
 
-const card = (overrides: Partial<CardDto> = {}): CardDto =>
-  Object.assign(new CardDto(), { card_number: '4242 4242 4242 4242', expiry_month: '12', expiry_year: '2030', cvc: '987', ...overrides });
+const card = (overrides: Partial<CardInput> = {}): CardInput =>
+  Object.assign(new CardInput(), { card_number: '4242 4242 4242 4242', expiry_month: '12', expiry_year: '2030', cvc: '987', ...overrides });
 
 function refusal(work: () => unknown): ApiError {
   try {
@@ -38,6 +37,14 @@ describe('the gateway card sealer', () => {
     });
   });
 
+  it('seals the card of a body and leaves the rest of it as it was', () => {
+    const body = { description: 'order', payment_method: { card: card() } };
+    const sealed = sealer.sealed(body);
+    expect(sealed.description).toBe('order');
+    expect(JSON.stringify(sealed)).not.toContain('4242');
+    expect(sealer.sealed({ description: 'no card', payment_method: undefined })).toEqual({ description: 'no card' });
+  });
+
   it('refuses a number failing Luhn and a CVC of the wrong length as card errors, without echoing them', () => {
     const luhn = refusal(() => sealer.seal(card({ card_number: '4242424242424241' })));
     expect(luhn.body).toEqual({
@@ -46,15 +53,6 @@ describe('the gateway card sealer', () => {
       message: 'payment_method.card.card_number: is not a valid card number (check digit)',
     });
     expect(refusal(() => sealer.seal(card({ card_number: '378282246310005', cvc: '123' }))).body).toMatchObject({ code: 'invalid_cvc' });
-  });
-});
-
-describe('gateway amount checks', () => {
-  it('applies the currency exponent and the > 0 rule', () => {
-    expect(() => checkAmount('amount', '10.50', 'USD')).not.toThrow();
-    expect(refusal(() => checkAmount('amount', '10.5', 'JPY')).message).toBe('amount: no decimal places allowed for JPY');
-    expect(refusal(() => checkAmount('amount', '0.00', 'USD')).message).toBe('amount: must be greater than 0');
-    expect(refusal(() => checkAmount('amount', '1', 'ZZZ')).message).toBe('currency: is not a supported currency');
   });
 });
 

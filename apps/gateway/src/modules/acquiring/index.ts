@@ -1,5 +1,4 @@
 import { Provider, Type } from '@nestjs/common';
-import { AcquiringPayloads } from './acquiring-payloads';
 import { CardSealer } from './card-sealer';
 import { HostedPagesController } from './hosted-pages.controller';
 import { PaymentIntentsController } from './payment-intents.controller';
@@ -14,4 +13,4 @@ export const acquiringControllers: Type<unknown>[] = [
   HostedPagesController,
 ];
 
-export const acquiringProviders: Provider[] = [CardSealer, AcquiringPayloads];
+export const acquiringProviders: Provider[] = [CardSealer];

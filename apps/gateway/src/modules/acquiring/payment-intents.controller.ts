@@ -1,22 +1,21 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
-import { AcquiringCommands } from '@paygrid/contracts';
-import type { AuthenticatedRequest } from '../../common/authenticated-request';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { EXAMPLES } from '../api-reference/api-examples';
-import { ApiRoute } from '../api-reference/api-route.decorator';
-import { RequiresClientId } from '../auth/route-policy.decorator';
-import { ServiceCalls } from '../commands/service-calls';
-import { AcquiringPayloads } from './acquiring-payloads';
 import {
+  AcquiringCommand,
   CancelPaymentIntentBody,
   CapturePaymentIntentBody,
   ConfirmPaymentIntentBody,
   CreatePaymentIntentBody,
-  ListPaymentIntentsQuery,
-  ResourceIdParam,
+  ListIntentsPayload,
   UpdatePaymentIntentBody,
-} from './dto/acquiring.dto';
+} from '@paygrid/contracts';
+import type { AuthenticatedRequest } from '../../common/authenticated-request';
+import { EXAMPLES } from '../api-reference/api-examples';
+import { ApiRoute } from '../api-reference/api-route.decorator';
+import { RequiresClientId } from '../auth/route-policy.decorator';
+import { ServiceCalls } from '../commands/service-calls';
+import { CardSealer } from './card-sealer';
+import { ResourceIdParam } from './dto/acquiring.dto';
 
 /**
  * PaymentIntents (spec 4.1, 4.2, 4.10; wire-compat §9.1–9.6). Payment-intent operations require an
@@ -29,7 +28,7 @@ import {
 export class PaymentIntentsController {
   constructor(
     private readonly services: ServiceCalls,
-    private readonly payloads: AcquiringPayloads,
+    private readonly sealer: CardSealer,
   ) {}
 
   @Post('create')
@@ -39,24 +38,18 @@ export class PaymentIntentsController {
     summary: 'Create a PaymentIntent',
     description: 'Confirmed at once when payment_method.card is given (sandbox outcomes by test card number, see Acquiring).',
     body: CreatePaymentIntentBody,
-    result: AcquiringCommands.createIntent,
+    result: AcquiringCommand.createIntent.type,
     requestExample: EXAMPLES.createIntent,
     responseExample: EXAMPLES.paymentIntent,
   })
-  create(@Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: CreatePaymentIntentBody) {
-    return this.services.mutate(request, reply, 'acquiring', AcquiringCommands.createIntent, this.payloads.createIntent(body));
+  create(@Req() request: AuthenticatedRequest, @Body() body: CreatePaymentIntentBody) {
+    return this.services.execute(request, AcquiringCommand.createIntent, this.sealer.sealed(body));
   }
 
   @Get()
-  @ApiRoute({ kind: 'query', summary: 'List PaymentIntents', query: ListPaymentIntentsQuery, result: AcquiringCommands.listIntents })
-  list(@Req() request: AuthenticatedRequest, @Query() query: ListPaymentIntentsQuery) {
-    return this.services.query(request, 'acquiring', AcquiringCommands.listIntents, {
-      page_size: query.page_size,
-      page_number: query.page_number,
-      intent_status: query.intent_status,
-      create_start_time: query.create_start_time,
-      create_end_time: query.create_end_time,
-    });
+  @ApiRoute({ kind: 'query', summary: 'List PaymentIntents', query: ListIntentsPayload, result: AcquiringCommand.listIntents.type })
+  list(@Req() request: AuthenticatedRequest, @Query() query: ListIntentsPayload) {
+    return this.services.execute(request, AcquiringCommand.listIntents, query);
   }
 
   @Get(':id')
@@ -64,11 +57,11 @@ export class PaymentIntentsController {
     kind: 'query',
     summary: 'Retrieve a PaymentIntent',
     params: ResourceIdParam,
-    result: AcquiringCommands.retrieveIntent,
+    result: AcquiringCommand.retrieveIntent.type,
     responseExample: EXAMPLES.paymentIntent,
   })
   retrieve(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam) {
-    return this.services.query(request, 'acquiring', AcquiringCommands.retrieveIntent, { payment_intent_id: params.id });
+    return this.services.execute(request, AcquiringCommand.retrieveIntent, { payment_intent_id: params.id });
   }
 
   @Post(':id')
@@ -79,15 +72,10 @@ export class PaymentIntentsController {
     description: 'Only while it requires a payment method.',
     params: ResourceIdParam,
     body: UpdatePaymentIntentBody,
-    result: AcquiringCommands.updateIntent,
+    result: AcquiringCommand.updateIntent.type,
   })
-  update(
-    @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-    @Param() params: ResourceIdParam,
-    @Body() body: UpdatePaymentIntentBody,
-  ) {
-    return this.services.mutate(request, reply, 'acquiring', AcquiringCommands.updateIntent, this.payloads.updateIntent(params.id, body));
+  update(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam, @Body() body: UpdatePaymentIntentBody) {
+    return this.services.execute(request, AcquiringCommand.updateIntent, { ...body, payment_intent_id: params.id });
   }
 
   @Post(':id/confirm')
@@ -98,16 +86,11 @@ export class PaymentIntentsController {
     description: 'The sandbox outcome follows the test card number (see Acquiring).',
     params: ResourceIdParam,
     body: ConfirmPaymentIntentBody,
-    result: AcquiringCommands.confirmIntent,
+    result: AcquiringCommand.confirmIntent.type,
     requestExample: EXAMPLES.confirmIntent,
   })
-  confirm(
-    @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-    @Param() params: ResourceIdParam,
-    @Body() body: ConfirmPaymentIntentBody,
-  ) {
-    return this.services.mutate(request, reply, 'acquiring', AcquiringCommands.confirmIntent, this.payloads.confirmIntent(params.id, body));
+  confirm(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam, @Body() body: ConfirmPaymentIntentBody) {
+    return this.services.execute(request, AcquiringCommand.confirmIntent, { ...this.sealer.sealed(body), payment_intent_id: params.id });
   }
 
   @Post(':id/capture')
@@ -118,19 +101,11 @@ export class PaymentIntentsController {
     description: 'All of it, or amount_to_capture; once.',
     params: ResourceIdParam,
     body: CapturePaymentIntentBody,
-    result: AcquiringCommands.captureIntent,
+    result: AcquiringCommand.captureIntent.type,
     requestExample: EXAMPLES.captureIntent,
   })
-  capture(
-    @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-    @Param() params: ResourceIdParam,
-    @Body() body: CapturePaymentIntentBody,
-  ) {
-    return this.services.mutate(request, reply, 'acquiring', AcquiringCommands.captureIntent, {
-      payment_intent_id: params.id,
-      amount_to_capture: body.amount_to_capture,
-    });
+  capture(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam, @Body() body: CapturePaymentIntentBody) {
+    return this.services.execute(request, AcquiringCommand.captureIntent, { ...body, payment_intent_id: params.id });
   }
 
   @Post(':id/cancel')
@@ -141,18 +116,10 @@ export class PaymentIntentsController {
     description: 'From REQUIRES_PAYMENT_METHOD, REQUIRES_CUSTOMER_ACTION or REQUIRES_CAPTURE.',
     params: ResourceIdParam,
     body: CancelPaymentIntentBody,
-    result: AcquiringCommands.cancelIntent,
+    result: AcquiringCommand.cancelIntent.type,
     requestExample: EXAMPLES.cancelIntent,
   })
-  cancel(
-    @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-    @Param() params: ResourceIdParam,
-    @Body() body: CancelPaymentIntentBody,
-  ) {
-    return this.services.mutate(request, reply, 'acquiring', AcquiringCommands.cancelIntent, {
-      payment_intent_id: params.id,
-      cancellation_reason: body.cancellation_reason,
-    });
+  cancel(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam, @Body() body: CancelPaymentIntentBody) {
+    return this.services.execute(request, AcquiringCommand.cancelIntent, { ...body, payment_intent_id: params.id });
   }
 }

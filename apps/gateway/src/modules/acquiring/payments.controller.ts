@@ -1,19 +1,17 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
-import { AcquiringCommands } from '@paygrid/contracts';
-import type { AuthenticatedRequest } from '../../common/authenticated-request';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import {
+  AcquiringCommand,
+  CreateRefundPayload,
+  ListAttemptsPayload,
+  ListRefundsPayload,
+  ListSettlementsPayload,
+} from '@paygrid/contracts';
+import type { AuthenticatedRequest } from '../../common/authenticated-request';
 import { EXAMPLES } from '../api-reference/api-examples';
 import { ApiRoute } from '../api-reference/api-route.decorator';
 import { ServiceCalls } from '../commands/service-calls';
-import { AcquiringPayloads } from './acquiring-payloads';
-import {
-  CreateRefundBody,
-  ListPaymentAttemptsQuery,
-  ListRefundsQuery,
-  ListSettlementsQuery,
-  ResourceIdParam,
-} from './dto/acquiring.dto';
+import { ResourceIdParam } from './dto/acquiring.dto';
 
 /**
  * Payment attempts, refunds and settlements (wire-compat §9.7–9.9, spec 4.10). The SDKs send
@@ -25,14 +23,9 @@ export class PaymentAttemptsController {
   constructor(private readonly services: ServiceCalls) {}
 
   @Get()
-  @ApiRoute({ kind: 'query', summary: 'List PaymentAttempts', query: ListPaymentAttemptsQuery, result: AcquiringCommands.listAttempts })
-  list(@Req() request: AuthenticatedRequest, @Query() query: ListPaymentAttemptsQuery) {
-    return this.services.query(request, 'acquiring', AcquiringCommands.listAttempts, {
-      page_size: query.page_size,
-      page_number: query.page_number,
-      payment_intent_id: query.payment_intent_id,
-      attempt_status: query.attempt_status,
-    });
+  @ApiRoute({ kind: 'query', summary: 'List PaymentAttempts', query: ListAttemptsPayload, result: AcquiringCommand.listAttempts.type })
+  list(@Req() request: AuthenticatedRequest, @Query() query: ListAttemptsPayload) {
+    return this.services.execute(request, AcquiringCommand.listAttempts, query);
   }
 
   @Get(':id')
@@ -40,21 +33,18 @@ export class PaymentAttemptsController {
     kind: 'query',
     summary: 'Retrieve a PaymentAttempt',
     params: ResourceIdParam,
-    result: AcquiringCommands.retrieveAttempt,
+    result: AcquiringCommand.retrieveAttempt.type,
     responseExample: EXAMPLES.paymentAttempt,
   })
   retrieve(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam) {
-    return this.services.query(request, 'acquiring', AcquiringCommands.retrieveAttempt, { attempt_id: params.id });
+    return this.services.execute(request, AcquiringCommand.retrieveAttempt, { attempt_id: params.id });
   }
 }
 
 @Controller('v2/payment/refunds')
 @ApiTags('Acquiring')
 export class RefundsController {
-  constructor(
-    private readonly services: ServiceCalls,
-    private readonly payloads: AcquiringPayloads,
-  ) {}
+  constructor(private readonly services: ServiceCalls) {}
 
   @Post()
   @HttpCode(200)
@@ -62,32 +52,25 @@ export class RefundsController {
     kind: 'command',
     summary: 'Create a refund',
     description: 'The refunds of a payment never add up to more than was captured.',
-    body: CreateRefundBody,
-    result: AcquiringCommands.createRefund,
+    body: CreateRefundPayload,
+    result: AcquiringCommand.createRefund.type,
     requestExample: EXAMPLES.createRefund,
     responseExample: EXAMPLES.refund,
   })
-  create(@Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: CreateRefundBody) {
-    return this.services.mutate(request, reply, 'acquiring', AcquiringCommands.createRefund, this.payloads.refund(body));
+  create(@Req() request: AuthenticatedRequest, @Body() body: CreateRefundPayload) {
+    return this.services.execute(request, AcquiringCommand.createRefund, body);
   }
 
   @Get()
-  @ApiRoute({ kind: 'query', summary: 'List refunds', query: ListRefundsQuery, result: AcquiringCommands.listRefunds })
-  list(@Req() request: AuthenticatedRequest, @Query() query: ListRefundsQuery) {
-    return this.services.query(request, 'acquiring', AcquiringCommands.listRefunds, {
-      page_size: query.page_size,
-      page_number: query.page_number,
-      start_time: query.start_time,
-      end_time: query.end_time,
-      payment_intent_id: query.payment_intent_id,
-      merchant_order_id: query.merchant_order_id,
-    });
+  @ApiRoute({ kind: 'query', summary: 'List refunds', query: ListRefundsPayload, result: AcquiringCommand.listRefunds.type })
+  list(@Req() request: AuthenticatedRequest, @Query() query: ListRefundsPayload) {
+    return this.services.execute(request, AcquiringCommand.listRefunds, query);
   }
 
   @Get(':id')
-  @ApiRoute({ kind: 'query', summary: 'Retrieve a refund', params: ResourceIdParam, result: AcquiringCommands.retrieveRefund })
+  @ApiRoute({ kind: 'query', summary: 'Retrieve a refund', params: ResourceIdParam, result: AcquiringCommand.retrieveRefund.type })
   retrieve(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam) {
-    return this.services.query(request, 'acquiring', AcquiringCommands.retrieveRefund, { refund_id: params.id });
+    return this.services.execute(request, AcquiringCommand.retrieveRefund, { refund_id: params.id });
   }
 }
 
@@ -101,17 +84,10 @@ export class SettlementsController {
     kind: 'query',
     summary: 'List settlements',
     description: 'Only successful settlements are returned.',
-    query: ListSettlementsQuery,
-    result: AcquiringCommands.listSettlements,
+    query: ListSettlementsPayload,
+    result: AcquiringCommand.listSettlements.type,
   })
-  list(@Req() request: AuthenticatedRequest, @Query() query: ListSettlementsQuery) {
-    return this.services.query(request, 'acquiring', AcquiringCommands.listSettlements, {
-      page_size: query.page_size,
-      page_number: query.page_number,
-      payment_intent_id: query.payment_intent_id,
-      settlement_batch_id: query.settlement_batch_id,
-      settled_start_time: query.settled_start_time,
-      settled_end_time: query.settled_end_time,
-    });
+  list(@Req() request: AuthenticatedRequest, @Query() query: ListSettlementsPayload) {
+    return this.services.execute(request, AcquiringCommand.listSettlements, query);
   }
 }

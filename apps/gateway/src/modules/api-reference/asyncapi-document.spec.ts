@@ -2,7 +2,7 @@ import { Parser } from '@asyncapi/parser';
 import {
   AccountCommand,
   AccountEvents,
-  AcquiringCommands,
+  AcquiringCommand,
   AcquiringEvents,
   CommandTopics,
   EVENT_ENVELOPE_VERSION,
@@ -39,7 +39,7 @@ describe('AsyncAPI document', () => {
   it('has every command on its family topic, each with its reply', () => {
     const families = {
       accounts: [AccountCommand, CredentialCommand],
-      acquiring: [AcquiringCommands],
+      acquiring: [AcquiringCommand],
       webhooks: [WebhookCommand],
     };
     for (const [family, commands] of Object.entries(families)) {
@@ -68,6 +68,16 @@ describe('AsyncAPI document', () => {
           allOf: [{ $ref: '#/components/schemas/DomainEvent' }, { properties: { version: { const: EVENT_ENVELOPE_VERSION } } }],
         });
       }
+    }
+  });
+
+  it('documents the W3C trace headers on every command, reply and event', () => {
+    const headersOf = (message: string) => document.components.messages[message].headers as { properties: object };
+    for (const message of ['acquiring.refunds.retrieve', 'acquiring.refunds.retrieve.reply', 'webhook.endpoint.disabled']) {
+      expect({ message, headers: Object.keys(headersOf(message).properties) }).toEqual({
+        message,
+        headers: expect.arrayContaining(['traceparent', 'tracestate']),
+      });
     }
   });
 

@@ -50,6 +50,12 @@ them to its event topic, keyed by \`source_id\`, at least once (consumers dedupl
 envelope's version; a breaking change of an event's data gets a new version.
 `;
 
+/** W3C trace context (docs/platform.md, Tracing): present whenever the sender was inside a trace. */
+const TRACE_HEADERS: Record<string, JsonSchema> = {
+  traceparent: { type: 'string', description: 'W3C trace context of the span that sent this message.' },
+  tracestate: { type: 'string', description: 'W3C vendor trace state, when the trace has one.' },
+};
+
 const COMMAND_HEADERS: JsonSchema = {
   type: 'object',
   required: ['kafka_correlationId', 'kafka_replyTopic', 'kafka_replyPartition'],
@@ -58,6 +64,7 @@ const COMMAND_HEADERS: JsonSchema = {
     kafka_replyTopic: { type: 'string', description: 'Where the reply goes (`<command topic>.reply`).' },
     kafka_replyPartition: { type: 'string', description: 'The reply partition the sender listens on.' },
     'x-request-id': { type: 'string', description: 'Correlation id of the HTTP request, for the logs.' },
+    ...TRACE_HEADERS,
   },
 };
 
@@ -67,6 +74,7 @@ const REPLY_HEADERS: JsonSchema = {
   properties: {
     kafka_correlationId: { type: 'string', description: 'The correlation id of the command answered.' },
     'kafka_nest-is-disposed': { description: 'Present: the last message of this reply.' },
+    ...TRACE_HEADERS,
   },
 };
 
@@ -76,6 +84,7 @@ const EVENT_HEADERS: JsonSchema = {
   properties: {
     'event-id': { type: 'string', description: 'Equal to the payload\'s event_id.' },
     'x-request-id': { type: 'string', description: 'Correlation id of the request that caused the change.' },
+    ...TRACE_HEADERS,
   },
 };
 

@@ -3,7 +3,7 @@ import {
   AccountEvents,
   AccountPage,
   AccountView,
-  AcquiringCommands,
+  AcquiringCommand,
   AcquiringEvents,
   AdditionalDocument,
   AttemptIdPayload,
@@ -163,7 +163,7 @@ export interface BusEventShapes {
  */
 const FAMILIES = {
   accounts: { commands: [AccountCommand, CredentialCommand], events: AccountEvents },
-  acquiring: { commands: [AcquiringCommands], events: AcquiringEvents },
+  acquiring: { commands: [AcquiringCommand], events: AcquiringEvents },
   payouts: { commands: [], events: {} },
   issuing: { commands: [], events: {} },
   webhooks: { commands: [WebhookCommand], events: WebhookEvents },

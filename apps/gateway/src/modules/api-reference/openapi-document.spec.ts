@@ -121,7 +121,7 @@ describe('OpenAPI document', () => {
     expect(create?.requestBody?.content['application/json'].schema).toMatchObject({
       required: expect.arrayContaining(['amount', 'currency', 'merchant_order_id']),
       additionalProperties: false,
-      properties: { payment_method: { $ref: '#/components/schemas/PaymentMethodDto' } },
+      properties: { payment_method: { $ref: '#/components/schemas/PaymentMethodInput' } },
     });
   });
 

@@ -23,7 +23,10 @@ const OPTIONS: Partial<IOptions> = {
         : { type: 'string', format: `ipv${String(meta.constraints[0])}` },
     [IS_ISO31661_ALPHA_2]: { type: 'string', pattern: '^[A-Za-z]{2}$' },
     [IS_ISO4217_CURRENCY_CODE]: { type: 'string', pattern: '^[A-Z]{3}$' },
-    isStringMap: { type: 'object', additionalProperties: { type: 'string' } },
+    // The shared field rules of libs/contracts (validation/field-rules.ts).
+    isMetadata: { type: 'object', additionalProperties: { type: 'string' }, description: 'At most 512 bytes as JSON.' },
+    isAmount: { type: 'string', pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', description: 'A decimal string in the currency\'s minor-unit digits.' },
+    isSupportedCurrency: { type: 'string', pattern: '^[A-Z]{3,4}$' },
     isDateOnly: { type: 'string', format: 'date' },
     // Rules across fields (libs/contracts CrossFieldRules) say nothing a one-field schema can hold.
     [CROSS_FIELD_RULES]: {},

@@ -245,6 +245,27 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false
   },
+  "AddressInput": {
+    "type": "object",
+    "properties": {
+      "country_code": {
+        "type": "string"
+      },
+      "city": {
+        "type": "string"
+      },
+      "street": {
+        "type": "string"
+      },
+      "postcode": {
+        "type": "string"
+      },
+      "state": {
+        "type": "string"
+      }
+    },
+    "additionalProperties": false
+  },
   "AttemptIdPayload": {
     "type": "object",
     "properties": {
@@ -319,6 +340,49 @@ export const WIRE_SCHEMAS = {
     },
     "additionalProperties": false
   },
+  "BillingAddressInput": {
+    "type": "object",
+    "properties": {
+      "country_code": {
+        "type": "string"
+      },
+      "city": {
+        "type": "string"
+      },
+      "street": {
+        "type": "string"
+      },
+      "postcode": {
+        "type": "string"
+      },
+      "state": {
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "description": "A card's billing address: spec 4.1 wants its state in the US and Canada."
+  },
+  "BillingInput": {
+    "type": "object",
+    "properties": {
+      "first_name": {
+        "type": "string"
+      },
+      "last_name": {
+        "type": "string"
+      },
+      "email": {
+        "type": "string"
+      },
+      "phone_number": {
+        "type": "string"
+      },
+      "address": {
+        "$ref": "#/components/schemas/BillingAddressInput"
+      }
+    },
+    "additionalProperties": false
+  },
   "BrowserInfo": {
     "type": "object",
     "properties": {
@@ -353,24 +417,10 @@ export const WIRE_SCHEMAS = {
         "type": "string"
       },
       "mobile": {
-        "type": "object",
-        "properties": {
-          "device_model": {
-            "type": "string"
-          },
-          "os_type": {
-            "type": "string"
-          },
-          "os_version": {
-            "type": "string"
-          }
-        },
-        "additionalProperties": false,
-        "description": "Only for mobile clients (spec 2025-12-04)."
+        "$ref": "#/components/schemas/MobileInfo"
       }
     },
-    "additionalProperties": false,
-    "description": "3-D Secure 2 browser data (the spec does not show its fields; these are EMV 3DS's)."
+    "additionalProperties": false
   },
   "BusinessCode": {
     "type": "string",
@@ -447,17 +497,17 @@ export const WIRE_SCHEMAS = {
   "CancelIntentPayload": {
     "type": "object",
     "properties": {
-      "payment_intent_id": {
-        "type": "string"
-      },
       "cancellation_reason": {
         "$ref": "#/components/schemas/CancellationReason"
+      },
+      "payment_intent_id": {
+        "type": "string"
       }
     },
-    "additionalProperties": false,
     "required": [
       "payment_intent_id"
-    ]
+    ],
+    "additionalProperties": false
   },
   "CancellationReason": {
     "type": "string",
@@ -471,54 +521,17 @@ export const WIRE_SCHEMAS = {
   "CaptureIntentPayload": {
     "type": "object",
     "properties": {
-      "payment_intent_id": {
-        "type": "string"
-      },
       "amount_to_capture": {
         "type": "string"
+      },
+      "payment_intent_id": {
+        "type": "string"
       }
     },
-    "additionalProperties": false,
     "required": [
       "payment_intent_id"
-    ]
-  },
-  "CardCommandInput": {
-    "type": "object",
-    "properties": {
-      "card_name": {
-        "type": "string"
-      },
-      "expiry_month": {
-        "type": "string"
-      },
-      "expiry_year": {
-        "type": "string"
-      },
-      "billing": {
-        "$ref": "#/components/schemas/Billing"
-      },
-      "auto_capture": {
-        "type": "boolean"
-      },
-      "three_ds": {
-        "$ref": "#/components/schemas/ThreeDsInput"
-      },
-      "three_ds_action": {
-        "$ref": "#/components/schemas/ThreeDsAction"
-      },
-      "sealed": {
-        "type": "string",
-        "description": "sealCardSecrets({card_number, cvc})"
-      }
-    },
-    "required": [
-      "expiry_month",
-      "expiry_year",
-      "sealed"
     ],
-    "additionalProperties": false,
-    "description": "The card of a command: everything but the number and CVC, which travel sealed."
+    "additionalProperties": false
   },
   "CommandEnvelope": {
     "type": "object",
@@ -780,12 +793,6 @@ export const WIRE_SCHEMAS = {
   "ConfirmIntentPayload": {
     "type": "object",
     "properties": {
-      "payment_intent_id": {
-        "type": "string"
-      },
-      "payment_method": {
-        "$ref": "#/components/schemas/PaymentMethodCommandInput"
-      },
       "ip_address": {
         "type": "string"
       },
@@ -794,12 +801,19 @@ export const WIRE_SCHEMAS = {
       },
       "return_url": {
         "type": "string"
+      },
+      "payment_intent_id": {
+        "type": "string"
+      },
+      "payment_method": {
+        "$ref": "#/components/schemas/SealedPaymentMethod"
       }
     },
-    "additionalProperties": false,
     "required": [
-      "payment_intent_id"
-    ]
+      "payment_intent_id",
+      "payment_method"
+    ],
+    "additionalProperties": false
   },
   "CreateCredentialPayload": {
     "type": "object",
@@ -1011,23 +1025,20 @@ export const WIRE_SCHEMAS = {
   "CreateIntentPayload": {
     "type": "object",
     "properties": {
-      "amount": {
-        "type": "string"
-      },
       "currency": {
         "type": "string"
       },
-      "merchant_order_id": {
+      "amount": {
         "type": "string"
       },
       "description": {
         "type": "string"
       },
-      "return_url": {
+      "merchant_order_id": {
         "type": "string"
       },
-      "payment_method": {
-        "$ref": "#/components/schemas/PaymentMethodCommandInput"
+      "return_url": {
+        "type": "string"
       },
       "ip_address": {
         "type": "string"
@@ -1039,7 +1050,7 @@ export const WIRE_SCHEMAS = {
         "type": "string"
       },
       "payment_orders": {
-        "$ref": "#/components/schemas/PaymentOrders"
+        "$ref": "#/components/schemas/PaymentOrdersInput"
       },
       "browser_info": {
         "$ref": "#/components/schemas/BrowserInfo"
@@ -1049,16 +1060,19 @@ export const WIRE_SCHEMAS = {
         "additionalProperties": {
           "type": "string"
         }
+      },
+      "payment_method": {
+        "$ref": "#/components/schemas/SealedPaymentMethod"
       }
     },
+    "additionalProperties": false,
     "required": [
       "amount",
       "currency",
-      "merchant_order_id",
       "description",
+      "merchant_order_id",
       "return_url"
-    ],
-    "additionalProperties": false
+    ]
   },
   "CreateRefundPayload": {
     "type": "object",
@@ -1070,7 +1084,8 @@ export const WIRE_SCHEMAS = {
         "type": "string"
       },
       "reason": {
-        "type": "string"
+        "type": "string",
+        "description": "The SDK's type requires it, its README leaves it out: accepted, not required."
       },
       "payment_attempt_id": {
         "type": "string"
@@ -1086,7 +1101,8 @@ export const WIRE_SCHEMAS = {
       "payment_intent_id",
       "amount"
     ],
-    "additionalProperties": false
+    "additionalProperties": false,
+    "description": "POST /v2/payment/refunds: the amount is read in the intent's currency."
   },
   "CreateSubAccountDto": {
     "type": "object",
@@ -1254,7 +1270,7 @@ export const WIRE_SCHEMAS = {
         "type": "string"
       },
       "address": {
-        "$ref": "#/components/schemas/Address"
+        "$ref": "#/components/schemas/AddressInput"
       },
       "metadata": {
         "type": "object",
@@ -1540,8 +1556,7 @@ export const WIRE_SCHEMAS = {
         "type": "string"
       },
       "payment_method": {
-        "$ref": "#/components/schemas/PaymentMethodCommandInput",
-        "description": "Exactly one of the two: a new card (sealed like any other) or a saved card of the intent's customer."
+        "$ref": "#/components/schemas/SealedPaymentMethod"
       },
       "saved_card_id": {
         "type": "string"
@@ -1550,7 +1565,8 @@ export const WIRE_SCHEMAS = {
     "additionalProperties": false,
     "required": [
       "client_secret"
-    ]
+    ],
+    "description": "Exactly one of the two: a new card (sealed like any other) or a saved card of the intent's customer."
   },
   "HostedSessionPayload": {
     "type": "object",
@@ -2173,6 +2189,22 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false
   },
+  "MobileInfo": {
+    "type": "object",
+    "properties": {
+      "device_model": {
+        "type": "string"
+      },
+      "os_type": {
+        "type": "string"
+      },
+      "os_version": {
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "description": "3-D Secure 2 browser data (EMV 3DS field names); `mobile` only for mobile clients (spec 2025-12-04)."
+  },
   "NextAction": {
     "type": "object",
     "properties": {
@@ -2538,19 +2570,30 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false
   },
-  "PaymentMethodCommandInput": {
+  "PaymentOrderProduct": {
     "type": "object",
     "properties": {
-      "card": {
-        "$ref": "#/components/schemas/CardCommandInput"
+      "name": {
+        "type": "string"
+      },
+      "price": {
+        "type": "string"
+      },
+      "quantity": {
+        "type": "number"
+      },
+      "image_url": {
+        "type": "string"
       }
     },
     "required": [
-      "card"
+      "name",
+      "price",
+      "quantity"
     ],
     "additionalProperties": false
   },
-  "PaymentOrderProduct": {
+  "PaymentOrderProductInput": {
     "type": "object",
     "properties": {
       "name": {
@@ -2583,6 +2626,21 @@ export const WIRE_SCHEMAS = {
         "type": "array",
         "items": {
           "$ref": "#/components/schemas/PaymentOrderProduct"
+        }
+      }
+    },
+    "additionalProperties": false
+  },
+  "PaymentOrdersInput": {
+    "type": "object",
+    "properties": {
+      "type": {
+        "type": "string"
+      },
+      "products": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/PaymentOrderProductInput"
         }
       }
     },
@@ -3141,6 +3199,54 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false
   },
+  "SealedCard": {
+    "type": "object",
+    "properties": {
+      "card_name": {
+        "type": "string"
+      },
+      "expiry_month": {
+        "type": "string"
+      },
+      "expiry_year": {
+        "type": "string"
+      },
+      "billing": {
+        "$ref": "#/components/schemas/BillingInput"
+      },
+      "auto_capture": {
+        "type": "boolean"
+      },
+      "three_ds": {
+        "$ref": "#/components/schemas/ThreeDsInput"
+      },
+      "three_ds_action": {
+        "$ref": "#/components/schemas/ThreeDsAction"
+      },
+      "sealed": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "expiry_month",
+      "expiry_year",
+      "sealed"
+    ],
+    "additionalProperties": false,
+    "description": "A card on the bus: number and CVC sealed under CARD_TRANSPORT_KEY (libs/card-crypto)."
+  },
+  "SealedPaymentMethod": {
+    "type": "object",
+    "properties": {
+      "card": {
+        "$ref": "#/components/schemas/SealedCard"
+      }
+    },
+    "required": [
+      "card"
+    ],
+    "additionalProperties": false
+  },
   "SettlementView": {
     "type": "object",
     "properties": {
@@ -3295,13 +3401,10 @@ export const WIRE_SCHEMAS = {
   "UpdateIntentPayload": {
     "type": "object",
     "properties": {
-      "payment_intent_id": {
+      "currency": {
         "type": "string"
       },
       "amount": {
-        "type": "string"
-      },
-      "currency": {
         "type": "string"
       },
       "customer": {
@@ -3311,7 +3414,7 @@ export const WIRE_SCHEMAS = {
         "type": "string"
       },
       "payment_orders": {
-        "$ref": "#/components/schemas/PaymentOrders"
+        "$ref": "#/components/schemas/PaymentOrdersInput"
       },
       "merchant_order_id": {
         "type": "string"
@@ -3327,12 +3430,15 @@ export const WIRE_SCHEMAS = {
       },
       "return_url": {
         "type": "string"
+      },
+      "payment_intent_id": {
+        "type": "string"
       }
     },
-    "additionalProperties": false,
     "required": [
       "payment_intent_id"
-    ]
+    ],
+    "additionalProperties": false
   },
   "UpdateWebhookEndpointPayload": {
     "type": "object",

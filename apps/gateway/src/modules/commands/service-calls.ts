@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandDefinition, CommandFamily, PayloadOf, ResultOf } from '@paygrid/contracts';
+import { CommandDefinition, PayloadOf, ResultOf } from '@paygrid/contracts';
 import { CommandBus, CORRELATION_HEADER } from '@paygrid/platform';
 import { AuthenticatedRequest, authOf } from '../../common/authenticated-request';
 import { idempotencyClaimOf } from '../idempotency/idempotency.interceptor';
@@ -16,23 +16,13 @@ export class ServiceCalls {
   constructor(@Inject(COMMAND_BUS) private readonly bus: CommandBus) {}
 
   execute<C extends CommandDefinition>(request: AuthenticatedRequest, definition: C, payload: PayloadOf<C>): Promise<ResultOf<C>> {
+    if (!definition.needsActor && !request.auth) {
+      // A public route (the hosted pages): no actor, and no idempotency claim to take a command id from.
+      return this.bus.execute(definition, payload, { actor: null, commandId: null, correlationId: correlationOf(request) });
+    }
     return this.bus.execute(definition, payload, {
       actor: authOf(request).actor,
       commandId: definition.mutates ? this.commandIdOf(request, definition.type) : null,
-      correlationId: correlationOf(request),
-    });
-  }
-
-  /** @deprecated untyped: use `execute(request, definition, payload)`. Removed once every route declares its command. */
-  query<R>(request: AuthenticatedRequest, family: CommandFamily, type: string, payload: unknown): Promise<R> {
-    return this.bus.send<R>(family, type, payload, { actor: authOf(request).actor, correlationId: correlationOf(request) });
-  }
-
-  /** @deprecated untyped: use `execute(request, definition, payload)`. Removed once every route declares its command. */
-  mutate<R>(request: AuthenticatedRequest, _reply: unknown, family: CommandFamily, type: string, payload: unknown): Promise<R> {
-    return this.bus.send<R>(family, type, payload, {
-      actor: authOf(request).actor,
-      commandId: this.commandIdOf(request, type),
       correlationId: correlationOf(request),
     });
   }

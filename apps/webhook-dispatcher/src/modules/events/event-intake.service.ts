@@ -12,6 +12,7 @@ import {
   LOGGER,
   Metrics,
   SupervisedConsumer,
+  traceEventBatch,
 } from '@paygrid/platform';
 import { DeliveryRepository, NewDelivery } from '../deliveries/delivery.repository';
 import { Endpoint } from '../endpoints/endpoint.types';
@@ -86,7 +87,7 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
         for (let start = 0; start < batch.messages.length; start += INTAKE_CHUNK) {
           if (!isRunning() || isStale()) return;
           const chunk = batch.messages.slice(start, start + INTAKE_CHUNK);
-          await this.storeChunk(batch.topic, chunk);
+          await traceEventBatch(batch.topic, chunk, () => this.storeChunk(batch.topic, chunk));
           resolveOffset(chunk[chunk.length - 1].offset);
           await heartbeat();
         }

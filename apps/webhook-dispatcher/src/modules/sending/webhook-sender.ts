@@ -3,6 +3,7 @@ import http, { IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { traceHttpCall } from '@paygrid/platform';
 import { hostOf, isForbiddenAddress, parseEndpointUrl, UrlRefusedError } from '../../common/address-guard';
 
 /**
@@ -51,7 +52,12 @@ export class WebhookSender {
     this.close();
   }
 
+  /** The POST, in a CLIENT span (host and port only: the path may hold the merchant's secret). */
   send(rawUrl: string, body: string, headers: Record<string, string>): Promise<SendResult> {
+    return traceHttpCall('POST', rawUrl, () => this.post(rawUrl, body, headers));
+  }
+
+  private post(rawUrl: string, body: string, headers: Record<string, string>): Promise<SendResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     let url: URL;

@@ -1,11 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { CommandEnvelope, PaymentIntentView } from '@paygrid/contracts';
-import { requireActor } from '../../../common/actor';
-import { PayloadReader } from '../../../common/payload-reader';
-import { UnitOfWork } from '../../../common/unit-of-work';
+import { Actor, CancelIntentPayload, PaymentIntentView } from '@paygrid/contracts';
+import { DurableJobs, TransactionContext } from '@paygrid/platform';
 import { PaymentFlow } from '../payment-flow';
 import { intentMachine } from '../payment-intent.states';
-import { readCancellationReason, readIntentId } from '../payment-payloads';
 
 /**
  * Cancel a PaymentIntent (spec 4.2), allowed from REQUIRES_PAYMENT_METHOD, REQUIRES_CUSTOMER_ACTION and
@@ -17,36 +14,30 @@ import { readCancellationReason, readIntentId } from '../payment-payloads';
 @Injectable()
 export class CancelIntentOperation {
   constructor(
-    private readonly unit: UnitOfWork,
     private readonly flow: PaymentFlow,
+    private readonly jobs: DurableJobs,
   ) {}
 
-  async execute(command: CommandEnvelope): Promise<PaymentIntentView> {
-    const actor = requireActor(command);
-    const reader = PayloadReader.of(command);
-    const intentId = readIntentId(reader);
-    const reason = readCancellationReason(reader);
-    reader.done();
-    const { result } = await this.unit.once(command, 'payment_intent', async (tx) => {
-      const snapshot = await this.flow.snapshot(tx.manager, intentId, { accountId: actor.account_id, lock: true });
-      intentMachine.assertTransition(snapshot.intent.status, 'CANCEL', intentId);
-      const now = new Date();
-      const changes = { cancelled_at: now, cancellation_reason: reason ?? null };
-      const live = snapshot.attempt;
-      if (live && (live.status === 'AUTHORIZED' || live.status === 'AUTHENTICATION_REDIRECTED')) {
-        const next = await this.flow.transitionAttempt(
-          tx,
-          snapshot,
-          'VOID',
-          { cancellation_reason: reason ?? '', completed_at: now },
-          'CANCEL',
-          changes,
-        );
-        await tx.schedule('void_authorization', live.id, now);
-        return this.flow.view(next);
-      }
-      return this.flow.view(await this.flow.syncIntent(tx, snapshot, changes, 'CANCEL'));
-    });
-    return result;
+  async execute(tx: TransactionContext, actor: Actor, payload: CancelIntentPayload): Promise<PaymentIntentView> {
+    const intentId = payload.payment_intent_id;
+    const reason = payload.cancellation_reason;
+    const snapshot = await this.flow.snapshot(tx.manager, intentId, { accountId: actor.account_id, lock: true });
+    intentMachine.assertTransition(snapshot.intent.status, 'CANCEL', intentId);
+    const now = new Date();
+    const changes = { cancelled_at: now, cancellation_reason: reason ?? null };
+    const live = snapshot.attempt;
+    if (live && (live.status === 'AUTHORIZED' || live.status === 'AUTHENTICATION_REDIRECTED')) {
+      const next = await this.flow.transitionAttempt(
+        tx,
+        snapshot,
+        'VOID',
+        { cancellation_reason: reason ?? '', completed_at: now },
+        'CANCEL',
+        changes,
+      );
+      await this.jobs.schedule(tx, { kind: 'void_authorization', subjectId: live.id, dueAt: now });
+      return this.flow.view(next);
+    }
+    return this.flow.view(await this.flow.syncIntent(tx, snapshot, changes, 'CANCEL'));
   }
 }

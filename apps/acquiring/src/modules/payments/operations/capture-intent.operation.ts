@@ -1,14 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CommandEnvelope, PaymentIntentView } from '@paygrid/contracts';
+import { Injectable } from '@nestjs/common';
+import { Actor, CaptureIntentPayload, PaymentIntentView } from '@paygrid/contracts';
 import { formatAmount } from '@paygrid/money';
-import { ACQUIRING_CONFIG, AcquiringConfig } from '../../../config';
+import { TransactionContext } from '@paygrid/platform';
 import { AcquiringErrors } from '../../../common/acquiring-errors';
-import { requireActor } from '../../../common/actor';
-import { PayloadReader, requireWireAmount } from '../../../common/payload-reader';
-import { Tx, UnitOfWork } from '../../../common/unit-of-work';
+import { requireAmount } from '../../../common/wire-amount';
 import { PaymentFlow, Snapshot } from '../payment-flow';
 import { intentMachine } from '../payment-intent.states';
-import { readIntentId } from '../payment-payloads';
 
 /**
  * Capture an authorised PaymentIntent (wire-compat §9.5): all of it, or `amount_to_capture` of it, once.
@@ -19,32 +16,20 @@ import { readIntentId } from '../payment-payloads';
  */
 @Injectable()
 export class CaptureIntentOperation {
-  constructor(
-    private readonly unit: UnitOfWork,
-    private readonly flow: PaymentFlow,
-    @Inject(ACQUIRING_CONFIG) private readonly config: Pick<AcquiringConfig, 'SETTLEMENT_DELAY_MS'>,
-  ) {}
+  constructor(private readonly flow: PaymentFlow) {}
 
-  async execute(command: CommandEnvelope): Promise<PaymentIntentView> {
-    const actor = requireActor(command);
-    const reader = PayloadReader.of(command);
-    const intentId = readIntentId(reader);
-    const requested = reader.string('amount_to_capture');
-    reader.done();
-    const { result } = await this.unit.once(command, 'payment_intent', async (tx) => {
-      const snapshot = await this.flow.snapshot(tx.manager, intentId, { accountId: actor.account_id, lock: true });
-      intentMachine.assertTransition(snapshot.intent.status, 'CAPTURE', intentId);
-      const amount =
-        requested === undefined
-          ? snapshot.intent.amountMinor
-          : requireWireAmount('amount_to_capture', requested, snapshot.intent.currency);
-      return this.flow.view(await this.capture(tx, snapshot, amount));
-    });
-    return result;
+  async execute(tx: TransactionContext, actor: Actor, payload: CaptureIntentPayload): Promise<PaymentIntentView> {
+    const snapshot = await this.flow.snapshot(tx.manager, payload.payment_intent_id, { accountId: actor.account_id, lock: true });
+    intentMachine.assertTransition(snapshot.intent.status, 'CAPTURE', payload.payment_intent_id);
+    const amount =
+      payload.amount_to_capture === undefined
+        ? snapshot.intent.amountMinor
+        : requireAmount('amount_to_capture', payload.amount_to_capture, snapshot.intent.currency);
+    return this.flow.view(await this.capture(tx, snapshot, amount));
   }
 
   /** The decide-and-update step on a locked, REQUIRES_CAPTURE intent. */
-  async capture(tx: Tx, snapshot: Snapshot, amountMinor: bigint): Promise<Snapshot> {
+  async capture(tx: TransactionContext, snapshot: Snapshot, amountMinor: bigint): Promise<Snapshot> {
     const attempt = snapshot.attempt;
     if (!attempt) throw new Error(`intent ${snapshot.intent.id} has no authorised attempt`);
     if (amountMinor > attempt.amountMinor) {
@@ -58,7 +43,7 @@ export class CaptureIntentOperation {
       { captured_amount_minor: amountMinor, completed_at: now },
       'CAPTURE',
     );
-    await tx.schedule('settle_capture', attempt.id, new Date(now.getTime() + this.config.SETTLEMENT_DELAY_MS));
+    await this.flow.scheduleSettlement(tx, attempt.id, now);
     return next;
   }
 }

@@ -1,15 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandEnvelope, PaymentIntentView } from '@paygrid/contracts';
-import { Errors } from '@paygrid/platform';
-import { requireActor } from '../../../common/actor';
-import { PayloadReader } from '../../../common/payload-reader';
-import { replayOf, Tx, UnitOfWork } from '../../../common/unit-of-work';
+import { ConfirmIntentPayload, PaymentIntentView } from '@paygrid/contracts';
+import { StagedContext, TransactionContext } from '@paygrid/platform';
 import { CardForPayment, CardTransport } from '../../cards/card-transport';
 import { CARD_CONNECTOR, CardConnector } from '../../connectors/connector';
 import { Authorization } from '../authorization';
 import { PaymentFlow, Snapshot } from '../payment-flow';
 import { intentMachine } from '../payment-intent.states';
-import { readConfirmIntent } from '../payment-payloads';
 import { IntentChanges } from '../payment.repository';
 
 /**
@@ -25,34 +21,34 @@ export interface ConfirmCard extends Pick<CardForPayment, 'plain' | 'stored' | '
 @Injectable()
 export class ConfirmIntentOperation {
   constructor(
-    private readonly unit: UnitOfWork,
     private readonly flow: PaymentFlow,
     private readonly cards: CardTransport,
     private readonly authorization: Authorization,
     @Inject(CARD_CONNECTOR) private readonly connector: CardConnector,
   ) {}
 
-  async execute(command: CommandEnvelope): Promise<PaymentIntentView> {
-    const actor = requireActor(command);
-    const input = readConfirmIntent(PayloadReader.of(command), command.payload);
-    if (!input.card) throw Errors.invalidRequest('payment_method.card: is required to confirm a PaymentIntent');
-    const card: ConfirmCard = { ...this.cards.open(input.card), savedCardId: null };
-    const stored = await this.unit.storedReply<PaymentIntentView>(command.command_id);
-    if (stored) return replayOf(stored);
-
-    const prepared = await this.unit.transaction('payment_intent', async (tx) => {
-      const snapshot = await this.flow.snapshot(tx.manager, input.intentId, { accountId: actor.account_id, lock: true });
-      return this.start(tx, snapshot, command.command_id, card, {
-        ip_address: input.ipAddress,
-        browser_info: input.browserInfo === undefined ? undefined : JSON.stringify(input.browserInfo),
-        return_url: input.returnUrl,
+  async execute(context: StagedContext, payload: ConfirmIntentPayload): Promise<PaymentIntentView> {
+    const actor = context.requireActor();
+    const card: ConfirmCard = { ...this.cards.open(payload.payment_method.card), savedCardId: null };
+    const prepared = await context.transaction(async (tx) => {
+      const snapshot = await this.flow.snapshot(tx.manager, payload.payment_intent_id, { accountId: actor.account_id, lock: true });
+      return this.start(tx, snapshot, context.commandId, card, {
+        ip_address: payload.ip_address,
+        browser_info: payload.browser_info === undefined ? undefined : JSON.stringify(payload.browser_info),
+        return_url: payload.return_url,
       });
     });
-    return this.authorization.run(command, prepared, card);
+    return this.authorization.run(context.complete, prepared, card);
   }
 
   /** Decide and record: shared with the hosted checkout page's confirm. */
-  async start(tx: Tx, snapshot: Snapshot, commandId: string | null, card: ConfirmCard, changes: IntentChanges): Promise<Snapshot> {
+  async start(
+    tx: TransactionContext,
+    snapshot: Snapshot,
+    commandId: string | null,
+    card: ConfirmCard,
+    changes: IntentChanges,
+  ): Promise<Snapshot> {
     const resumed = snapshot.attempt !== null && commandId !== null && snapshot.attempt.commandId === commandId;
     if (resumed) return snapshot;
     intentMachine.assertTransition(snapshot.intent.status, 'CONFIRM', snapshot.intent.id);

@@ -1,79 +1,51 @@
 import { Injectable } from '@nestjs/common';
-import { AcquiringEvents, CommandEnvelope, CustomerInput, crossFieldProblems, PaymentIntentView } from '@paygrid/contracts';
-import { isSupportedCurrency } from '@paygrid/money';
-import { Errors } from '@paygrid/platform';
-import { requireActor } from '../../../common/actor';
-import { PayloadReader, requireWireAmount } from '../../../common/payload-reader';
-import { UnitOfWork } from '../../../common/unit-of-work';
+import { AcquiringEvents, Actor, PaymentIntentView, UpdateIntentPayload } from '@paygrid/contracts';
+import { TransactionContext } from '@paygrid/platform';
+import { requireAmount } from '../../../common/wire-amount';
 import { CustomerService } from '../../customers/customer.service';
 import { PaymentFlow } from '../payment-flow';
 import { intentMachine } from '../payment-intent.states';
-import { LIMITS, readIntentId } from '../payment-payloads';
 import { PaymentEvents } from '../payment.events';
 import { IntentChanges } from '../payment.repository';
 
 /**
  * Update a PaymentIntent (wire-compat §9.3: POST /v2/payment_intents/{id}) while it still waits for a
  * payment method. validate → load under the row lock → decide (the state table: UPDATE from
- * REQUIRES_PAYMENT_METHOD; a new amount is checked against the new or current currency) → update and
- * announce acquiring.payment_intent.updated.
+ * REQUIRES_PAYMENT_METHOD; a new amount is checked against the new or current currency, and a new
+ * currency re-reads the current amount in it) → update and announce acquiring.payment_intent.updated.
  */
 @Injectable()
 export class UpdateIntentOperation {
   constructor(
-    private readonly unit: UnitOfWork,
     private readonly flow: PaymentFlow,
     private readonly customers: CustomerService,
     private readonly events: PaymentEvents,
   ) {}
 
-  async execute(command: CommandEnvelope): Promise<PaymentIntentView> {
-    const actor = requireActor(command);
-    const reader = PayloadReader.of(command);
-    const intentId = readIntentId(reader);
-    const amount = reader.string('amount');
-    const currency = reader.currency('currency', false);
-    const customerId = reader.string('customer_id', { max: LIMITS.customerId });
-    const customer = reader.object<CustomerInput>('customer');
-    const metadata = reader.stringMap('metadata');
-    const paymentOrders = reader.object('payment_orders');
-    const text = {
-      merchant_order_id: reader.string('merchant_order_id', { max: LIMITS.merchantOrderId }),
-      description: reader.string('description', { max: LIMITS.description }),
-      return_url: reader.string('return_url', { max: LIMITS.returnUrl }),
+  async execute(tx: TransactionContext, actor: Actor, payload: UpdateIntentPayload): Promise<PaymentIntentView> {
+    const snapshot = await this.flow.snapshot(tx.manager, payload.payment_intent_id, { accountId: actor.account_id, lock: true });
+    intentMachine.assertTransition(snapshot.intent.status, 'UPDATE', payload.payment_intent_id);
+    const currency = payload.currency ?? snapshot.intent.currency;
+    const amount = payload.amount ?? (payload.currency !== undefined ? this.flow.view(snapshot).amount : undefined);
+    const changes: IntentChanges = {
+      merchant_order_id: payload.merchant_order_id,
+      description: payload.description,
+      return_url: payload.return_url,
+      currency: payload.currency,
+      amount_minor: amount === undefined ? undefined : requireAmount('amount', amount, currency),
+      metadata: payload.metadata === undefined ? undefined : JSON.stringify(payload.metadata),
+      payment_orders: payload.payment_orders === undefined ? undefined : JSON.stringify(payload.payment_orders),
     };
-    reader.add(crossFieldProblems({ metadata }));
-    reader.done();
-
-    const { result } = await this.unit.once(command, 'payment_intent', async (tx) => {
-      const snapshot = await this.flow.snapshot(tx.manager, intentId, { accountId: actor.account_id, lock: true });
-      intentMachine.assertTransition(snapshot.intent.status, 'UPDATE', intentId);
-      const newCurrency = currency ?? snapshot.intent.currency;
-      if (!isSupportedCurrency(newCurrency)) throw Errors.invalidRequest('currency: is not a supported currency');
-      const changes: IntentChanges = {
-        ...text,
-        currency: currency,
-        amount_minor:
-          amount !== undefined
-            ? requireWireAmount('amount', amount, newCurrency)
-            : currency !== undefined
-              ? requireWireAmount('amount', this.flow.view(snapshot).amount, newCurrency)
-              : undefined,
-        metadata: metadata === undefined ? undefined : JSON.stringify(metadata),
-        payment_orders: paymentOrders === undefined ? undefined : JSON.stringify(paymentOrders),
-      };
-      let nextCustomer = snapshot.customer;
-      if (customerId !== undefined || customer !== undefined) {
-        nextCustomer = await this.customers.resolveForIntent(tx.manager, actor.account_id, {
-          customer_id: customerId,
-          customer: customerId ? undefined : customer,
-        });
-        changes.customer_id = nextCustomer?.id ?? null;
-      }
-      const next = await this.flow.syncIntent(tx, { ...snapshot, customer: nextCustomer }, changes, 'UPDATE');
-      await this.events.intent(tx.manager, AcquiringEvents.intentUpdated, next.intent, next.attempt, next.customer);
-      return this.flow.view(next);
-    });
-    return result;
+    let customer = snapshot.customer;
+    if (payload.customer_id !== undefined || payload.customer !== undefined) {
+      customer = await this.customers.resolveForIntent(tx.manager, actor.account_id, {
+        customer_id: payload.customer_id,
+        customer: payload.customer_id ? undefined : payload.customer,
+      });
+      changes.customer_id = customer?.id ?? null;
+    }
+    const next = await this.flow.syncIntent(tx, { ...snapshot, customer }, changes, 'UPDATE');
+    await this.events.intent(tx.manager, AcquiringEvents.intentUpdated, next.intent, next.attempt, next.customer);
+    return this.flow.view(next);
   }
 }

@@ -1,0 +1,15 @@
+import { Injectable } from '@nestjs/common';
+import { AcquiringCommand, ListSettlementsPayload } from '@paygrid/contracts';
+import { CommandContext, HandleCommand } from '@paygrid/platform';
+import { SettlementService } from './settlement.service';
+
+/** The settlement commands: thin; the service reads. */
+@Injectable()
+export class SettlementCommands {
+  constructor(private readonly settlements: SettlementService) {}
+
+  @HandleCommand(AcquiringCommand.listSettlements)
+  list(payload: ListSettlementsPayload, context: CommandContext) {
+    return this.settlements.list(context.requireActor(), payload);
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * @paygrid/card-crypto: the cryptography of card data (architecture rule 7), for the services that
+ * hold card data (gateway, acquiring, issuing) and no one else (a lint rule enforces it): sealing card
+ * secrets for the bus, and the vault that keeps them at rest.
+ */
+export { decodeAes256Key, deriveKey } from './aes-key';
+export {
+  CardSealError,
+  DEVELOPMENT_CARD_TRANSPORT_KEY,
+  openCardSecrets,
+  sealCardSecrets,
+} from './transport-seal';
+export type { CardSecrets } from './transport-seal';
+export { CardVault, CardVaultError } from './card-vault';
+export type { VaultKey, VaultKeys } from './card-vault';

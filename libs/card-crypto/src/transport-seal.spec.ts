@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+import { decodeAes256Key } from './aes-key';
+import { DEVELOPMENT_CARD_TRANSPORT_KEY, openCardSecrets, sealCardSecrets } from './transport-seal';
+
+describe('card transport sealing', () => {
+  const key = randomBytes(32);
+
+  it('opens with the same key what it sealed, and the sealed text shows neither number nor CVC', () => {
+    const sealed = sealCardSecrets({ card_number: '4242424242424242', cvc: '987' }, key);
+    expect(sealed).not.toContain('4242424242424242');
+    expect(sealed).not.toContain('987');
+    expect(openCardSecrets(sealed, key)).toEqual({ card_number: '4242424242424242', cvc: '987' });
+  });
+
+  it('refuses another key, an altered text and a foreign format', () => {
+    const sealed = sealCardSecrets({ card_number: '4242424242424242', cvc: '987' }, key);
+    expect(() => openCardSecrets(sealed, randomBytes(32))).toThrow('could not be opened');
+    const parts = sealed.split('.');
+    parts[3] = `${parts[3].slice(0, -2)}AA`;
+    expect(() => openCardSecrets(parts.join('.'), key)).toThrow('could not be opened');
+    expect(() => openCardSecrets('4242424242424242', key)).toThrow('unknown format');
+  });
+
+  it('reads a base64 32-byte key and refuses anything else', () => {
+    expect(decodeAes256Key(DEVELOPMENT_CARD_TRANSPORT_KEY)).toHaveLength(32);
+    expect(() => decodeAes256Key('c2hvcnQ=')).toThrow('must be 32 bytes');
+  });
+});

@@ -1,0 +1,4 @@
+export * from './acquiring.views';
+export * from './acquiring.payloads';
+export * from './acquiring.commands';
+export * from './card-rules';
