@@ -9,3 +9,5 @@ export * from './sandbox';
 export * from './validation/validate-payload';
 export * from './validation/field-rules';
 export * from './create-sub-account.dto';
+export * from './validation/page-query';
+export * from './issuing';
