@@ -1,19 +1,52 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { CommandTopics } from '@paygrid/contracts';
-import { commandControllerFor, ConfigOf, PlatformModule } from '@paygrid/platform';
-import { configSchema } from './config';
+import { createLedgerTablesMigration } from '@paygrid/ledger';
+import { COMMAND_ERROR_MAPPER, commandControllerFor, PlatformModule } from '@paygrid/platform';
+import { mapIssuingError } from './common/issuing-errors';
+import { assertProductionKeys, configSchema, ISSUING_CONFIG, IssuingConfig } from './config';
+import { IssuingTables1760000000000 } from './migrations/1760000000000-issuing';
+import { CardModule } from './modules/cards/card.module';
+import { CardholderModule } from './modules/cardholders/cardholder.module';
+import { CatalogueModule } from './modules/catalogue/catalogue.module';
+import { InterimJobsTable1760000000002 } from './modules/jobs/interim-durable-jobs';
 
 /**
- * The issuing service. Its domain modules arrive with their issues; until then it answers the
- * platform's ping on its command topic and refuses every other command as not available yet.
+ * The issuing service (docs/issuing.md): card products, cardholders and their KYC, cards and card orders, the
+ * card-number pool and the sensitive details, with the issuing money in its own double-entry ledger.
  */
+export const ISSUING_MIGRATIONS = [IssuingTables1760000000000, createLedgerTablesMigration(1760000000001), InterimJobsTable1760000000002];
+
+@Global()
 @Module({})
-export class IssuingModule {
-  static register(config: ConfigOf<typeof configSchema>): DynamicModule {
+class IssuingConfigModule {
+  static register(config: IssuingConfig): DynamicModule {
     return {
-      module: IssuingModule,
-      imports: [PlatformModule.forRoot({ app: 'issuing', config, database: {}, commands: true })],
-      controllers: [commandControllerFor(CommandTopics.issuing)],
+      module: IssuingConfigModule,
+      providers: [
+        { provide: ISSUING_CONFIG, useValue: config },
+        { provide: COMMAND_ERROR_MAPPER, useValue: mapIssuingError },
+      ],
+      exports: [ISSUING_CONFIG, COMMAND_ERROR_MAPPER],
     };
   }
 }
+
+@Module({})
+export class IssuingModule {
+  static register(config: IssuingConfig, options: { commandTopic?: string } = {}): DynamicModule {
+    assertProductionKeys(config);
+    return {
+      module: IssuingModule,
+      imports: [
+        PlatformModule.forRoot({ app: 'issuing', config, database: { migrations: ISSUING_MIGRATIONS }, commands: true }),
+        IssuingConfigModule.register(config),
+        CatalogueModule,
+        CardholderModule,
+        CardModule,
+      ],
+      controllers: [commandControllerFor((options.commandTopic ?? CommandTopics.issuing) as typeof CommandTopics.issuing)],
+    };
+  }
+}
+
+export { configSchema };

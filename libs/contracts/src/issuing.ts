@@ -23,7 +23,7 @@ import {
 import { MoneyFormatError, parseMajorNumber } from '@paygrid/money';
 import type { Page } from './acquiring';
 import { defineCommand, returns } from './command-definition';
-import { Country, DateOnly } from './validation/field-rules';
+import { Country } from './validation/field-rules';
 import { PageQueryPayload } from './validation/page-query';
 
 /**
@@ -208,7 +208,8 @@ export class KycVerificationInput {
 
 /** The cardholder fields both create and update accept, all optional. */
 export class CardholderOptionalFields {
-  @DateOnly({ optional: true }) date_of_birth?: string;
+  /** YYYY-MM-DD, age 18 or more (`invalid_date_of_birth`, the service's rule). */
+  @OptionalText(20) date_of_birth?: string;
   @IsOptional() @IsObject() @ValidateNested() @Type(() => DeliveryAddressInput) delivery_address?: DeliveryAddressInput;
   @IsOptional() @IsObject() @ValidateNested() @Type(() => ResidentialAddressInput) residential_address?: ResidentialAddressInput;
   /** pdf, png, jpg or jpeg; anything else is `file_type_not_supported`. */
