@@ -21,6 +21,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { MoneyFormatError, parseMajorNumber } from '@paygrid/money';
+import { CardSealError, openCardSecrets, sealCardSecrets } from './acquiring';
 import type { Page } from './acquiring';
 import { defineCommand, returns } from './command-definition';
 import { Country } from './validation/field-rules';
@@ -603,6 +604,27 @@ export interface IssuingSecrets {
   cvv?: string;
   pin?: string;
   activation_code?: string;
+}
+
+/**
+ * Seals issuing secrets for the bus under CARD_TRANSPORT_KEY (held by the gateway, acquiring and issuing), in
+ * the card transport's format: AES-256-GCM, fresh IV, `v1.<iv>.<tag>.<ciphertext>`.
+ */
+export function sealIssuingSecrets(secrets: IssuingSecrets, key: Buffer): string {
+  return sealCardSecrets({ card_number: JSON.stringify(secrets), cvc: '' }, key);
+}
+
+/** Throws CardSealError when the value was not sealed with this key, was altered or holds no object. */
+export function openIssuingSecrets(sealed: string, key: Buffer): IssuingSecrets {
+  let value: unknown;
+  try {
+    value = JSON.parse(openCardSecrets(sealed, key).card_number);
+  } catch (error) {
+    if (error instanceof CardSealError) throw error;
+    throw new CardSealError('sealed issuing secrets are not JSON');
+  }
+  if (typeof value !== 'object' || value === null) throw new CardSealError('sealed issuing secrets are not an object');
+  return value as IssuingSecrets;
 }
 
 // ---------------------------------------------------------------------------------------------------

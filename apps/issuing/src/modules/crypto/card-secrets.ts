@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Inject, Injectable } from '@nestjs/common';
-import { IssuingSecrets, openCardSecrets, sealCardSecrets } from '@paygrid/contracts';
+import { CardSealError, IssuingSecrets, openIssuingSecrets, sealIssuingSecrets } from '@paygrid/contracts';
 import { ISSUING_CONFIG, IssuingConfig } from '../../config';
 
 /**
@@ -86,18 +86,16 @@ export class IssuingTransport {
   }
 
   seal(secrets: IssuingSecrets): string {
-    return sealCardSecrets({ card_number: JSON.stringify(secrets), cvc: '' }, this.key);
+    return sealIssuingSecrets(secrets, this.key);
   }
 
   /** Throws TransportError when the value was not sealed with the transport key or was altered. */
   open(sealed: string): IssuingSecrets {
     try {
-      const value = JSON.parse(openCardSecrets(sealed, this.key).card_number) as unknown;
-      if (typeof value !== 'object' || value === null) throw new TransportError('sealed value is not an object');
-      return value as IssuingSecrets;
+      return openIssuingSecrets(sealed, this.key);
     } catch (error) {
-      if (error instanceof TransportError) throw error;
-      throw new TransportError('sealed value could not be opened with the transport key');
+      if (error instanceof CardSealError) throw new TransportError(error.message);
+      throw error;
     }
   }
 }
