@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ConfigOf, PlatformModule } from '@paygrid/platform';
 import { configSchema } from './config';
@@ -21,6 +21,18 @@ import { UnavailableController } from './modules/unavailable/unavailable.control
 import { DiagnosticsController } from './modules/diagnostics/diagnostics.controller';
 import { WebhooksController } from './modules/webhooks/webhooks.controller';
 
+/** Every route of the gateway (the API reference is generated from these). */
+export const GATEWAY_CONTROLLERS: Type<unknown>[] = [
+  TokenController,
+  AccountsController,
+  ...acquiringControllers,
+  ...issuingControllers,
+  WebhooksController,
+  GatewayHealthController,
+  DiagnosticsController,
+  UnavailableController,
+];
+
 /** The only HTTP surface for merchants (architecture: gateway). */
 @Module({})
 export class GatewayModule {
@@ -36,7 +48,7 @@ export class GatewayModule {
           redis: true,
         }),
       ],
-      controllers: [TokenController, AccountsController, ...acquiringControllers, ...issuingControllers, WebhooksController, GatewayHealthController, DiagnosticsController, UnavailableController],
+      controllers: GATEWAY_CONTROLLERS,
       providers: [
         ...commandBusProviders,
         TokenService,

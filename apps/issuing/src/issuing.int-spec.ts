@@ -7,14 +7,14 @@ import {
   sandboxPoolCard,
   SANDBOX_POOL_BIN,
 } from '@paygrid/contracts';
-import { TestDatabase, waitFor } from '@paygrid/testing';
+import { waitFor } from '@paygrid/testing';
 import { IssuingTransport } from './modules/crypto/card-secrets';
-import { createIssuingDatabase, IssuingApp, refusalOf, resultOf, SANDBOX_ACTORS, startIssuingApp } from './test/issuing-app.harness';
+import { IssuingApp, refusalOf, resultOf, SANDBOX_ACTORS, startIssuingApp } from './test/issuing-app.harness';
 
 /**
  * The issuing service against the real Postgres, Redis and Kafka: the card lifecycle with its money, the
- * concurrency of withdrawals, pool cards, sensitive details and tenancy. Commands are dispatched in-process
- * (see the harness); sandbox delays are short, so every wait polls with a deadline.
+ * concurrency of withdrawals, pool cards, sensitive details and tenancy. Commands travel over the test's own
+ * Kafka stack (libs/testing's ServiceHarness); sandbox delays are short, so every wait polls with a deadline.
  */
 const master = SANDBOX_ACTORS.master;
 const sub1 = SANDBOX_ACTORS.sub1;
@@ -35,11 +35,10 @@ function cardholderBody(overrides: Record<string, unknown> = {}) {
 }
 
 describe('issuing service', () => {
-  let database: TestDatabase;
   let issuing: IssuingApp;
   let shareProductId: string;
 
-  const send = ((...args: Parameters<IssuingApp['bus']['send']>) => issuing.bus.send(...args)) as IssuingApp['bus']['send'];
+  const send: IssuingApp['send'] = (definition, payload, actor) => issuing.send(definition, payload, actor);
 
   async function verifiedCardholder(actor = master, overrides: Record<string, unknown> = {}): Promise<string> {
     const created = resultOf(await send(IssuingCommand.createCardholder, cardholderBody(overrides), actor));
@@ -73,15 +72,13 @@ describe('issuing service', () => {
   }
 
   beforeAll(async () => {
-    database = await createIssuingDatabase();
-    issuing = await startIssuingApp(database);
+    issuing = await startIssuingApp();
     const products = resultOf(await send(IssuingCommand.listProducts, page, master));
     shareProductId = products.data.find((product) => product.card_bin === SANDBOX_POOL_BIN && product.mode_type === 'SHARE')?.product_id ?? '';
   }, 120_000);
 
   afterAll(async () => {
     await issuing?.close();
-    await database?.drop();
   });
 
   it('lists the seeded products: SHARE and SINGLE, simple and strict, one DISABLED', async () => {

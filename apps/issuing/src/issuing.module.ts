@@ -1,5 +1,4 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { CommandTopics } from '@paygrid/contracts';
 import { createLedgerTablesMigration } from '@paygrid/ledger';
 import { COMMAND_ERROR_MAPPER, commandControllerFor, PlatformModule } from '@paygrid/platform';
 import { mapIssuingError } from './common/issuing-errors';
@@ -33,7 +32,7 @@ class IssuingConfigModule {
 
 @Module({})
 export class IssuingModule {
-  static register(config: IssuingConfig, options: { commandTopic?: string } = {}): DynamicModule {
+  static register(config: IssuingConfig): DynamicModule {
     assertProductionKeys(config);
     return {
       module: IssuingModule,
@@ -44,7 +43,7 @@ export class IssuingModule {
         CardholderModule,
         CardModule,
       ],
-      controllers: [commandControllerFor((options.commandTopic ?? CommandTopics.issuing) as typeof CommandTopics.issuing)],
+      controllers: [commandControllerFor('issuing', config)],
     };
   }
 }

@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { CommandTopics } from '@paygrid/contracts';
 import { commandControllerFor, ConfigOf, PlatformModule } from '@paygrid/platform';
 import { configSchema } from './config';
 
@@ -13,7 +12,7 @@ export class PayoutsModule {
     return {
       module: PayoutsModule,
       imports: [PlatformModule.forRoot({ app: 'payouts', config, database: {}, commands: true })],
-      controllers: [commandControllerFor(CommandTopics.payouts)],
+      controllers: [commandControllerFor('payouts', config)],
     };
   }
 }

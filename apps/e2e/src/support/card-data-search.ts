@@ -2,10 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Redis from 'ioredis';
 import { Kafka, logLevel } from 'kafkajs';
-import { allTopics } from '@paygrid/contracts';
+import { KafkaNames } from '@paygrid/platform';
 import { waitFor } from '@paygrid/testing';
 import { queryE2eDatabase } from './databases';
-import { E2E_LOG_DIRECTORY } from './stack-settings';
+import { E2E_LOG_DIRECTORY, e2eKafkaPrefix } from './stack-settings';
 
 /**
  * Architecture rule 7, searched the way an auditor would: every place data lands (databases, service logs,
@@ -52,7 +52,7 @@ export class CardDataSearch {
     const kafka = new Kafka({ clientId: 'card-data-audit', brokers: (process.env.PAYGRID_E2E_BROKERS ?? '127.0.0.1:9092').split(','), logLevel: logLevel.NOTHING });
     const admin = kafka.admin();
     await admin.connect();
-    const topics = allTopics().map((topic) => topic.name);
+    const topics = new KafkaNames(e2eKafkaPrefix()).topics().map((topic) => topic.name);
     const ends = new Map<string, number>();
     for (const topic of topics) {
       for (const partition of await admin.fetchTopicOffsets(topic)) ends.set(`${topic}/${partition.partition}`, Number(partition.high));

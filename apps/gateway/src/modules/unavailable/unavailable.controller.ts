@@ -1,4 +1,5 @@
 import { All, Controller, Req } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Errors } from '@paygrid/platform';
 
@@ -8,6 +9,8 @@ import { Errors } from '@paygrid/platform';
  * authentication, instead of a 404. Each issue that builds a service replaces its part
  * with real routes (Fastify prefers the more specific route, so real routes win over these).
  */
+// Placeholders, not operations: each is documented when its service arrives.
+@ApiExcludeController()
 @Controller()
 export class UnavailableController {
   @All(['v2/payment/payout*', 'v2/payment/balances*', 'v2/payment/bankaccount*', 'v1/issuing/balances*', 'v1/issuing/transfers*', 'v1/issuing/transactions*', 'v1/issuing/reports*', 'v1/simulator/*'])

@@ -2,8 +2,8 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { DataSource } from 'typeorm';
 import { Kafka } from 'kafkajs';
 import { Logger } from 'pino';
-import { AccountEvents, EventTopics } from '@paygrid/contracts';
-import { claimInboxEvent, EventSubscriber, KAFKA, LOGGER, Metrics } from '@paygrid/platform';
+import { AccountEvents } from '@paygrid/contracts';
+import { claimInboxEvent, EventSubscriber, KAFKA, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
 import { ISSUING_CONFIG, IssuingConfig, sandboxSeedEnabled } from '../../config';
 import { AccountProvisioning } from './account-provisioning.service';
 
@@ -30,14 +30,14 @@ export class AccountsEventsListener implements OnApplicationBootstrap, OnApplica
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly metrics: Metrics,
     @Inject(ISSUING_CONFIG) private readonly config: IssuingConfig,
+    private readonly names: KafkaNames,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (sandboxSeedEnabled(this.config)) await this.provisioning.provisionSandboxAccounts();
     this.subscriber = new EventSubscriber(
       this.kafka,
-      `${this.config.KAFKA_GROUP_PREFIX}-issuing-accounts`,
-      [EventTopics.accounts],
+      { names: this.names, group: 'issuing-accounts', families: ['accounts'] },
       async (event) => {
         if (event.event_name !== AccountEvents.created || !issuesCards(event.data)) return 'duplicate';
         return this.dataSource.transaction(async (manager) => {
