@@ -487,6 +487,21 @@ export interface CardholderEventData {
   create_time: string;
 }
 
+/** A spending control as a card shows it. */
+export interface SpendingControlView {
+  interval: SpendingInterval;
+  categories?: string[];
+  amount?: number;
+}
+
+/** Risk controls as a card shows them. */
+export interface RiskControlsView {
+  allow_contactless?: boolean;
+  allow_atm?: boolean;
+  allow_online?: boolean;
+  enable_3ds?: boolean;
+}
+
 export interface NetworkProtectionView {
   status: 'ENROLLED' | 'NOT_ENROLLED';
   enrolled_time: string | null;
@@ -508,8 +523,8 @@ export interface CardView {
   available_balance: number;
   consumed_amount: number;
   cardholder: { cardholder_id: string; first_name: string; last_name: string; email: string } | null;
-  spending_controls: SpendingControlInput[];
-  risk_controls: RiskControlsInput;
+  spending_controls: SpendingControlView[];
+  risk_controls: RiskControlsView;
   metadata: Record<string, string>;
   update_reason: string;
   usage_type: UsageType;
@@ -560,6 +575,44 @@ export interface SealedSecureDetails {
   sealed: string;
   expire_date: string;
 }
+/** Data of card.create.* and card.update.* (spec 6: risk_controls and card_available_balance included). */
+export interface CardEventData extends CardView {
+  card_order_id: string;
+  order_status: CardOrderStatus;
+  card_available_balance: number;
+}
+
+/** Data of card.recharge.*, card.withdraw.* and card.elevate_limit.*. */
+export interface CardOrderEventData extends CardOrderView {
+  card_available_balance: number;
+  /** Elevations: until when the elevated per-transaction limit applies. */
+  effective_until?: string;
+}
+
+/** Data of card.status.update.* (spec 6: update_reason, available_balance, currency). */
+export interface CardStatusEventData {
+  card_id: string;
+  card_order_id: string;
+  card_status: CardStatus;
+  order_status: CardOrderStatus;
+  update_reason: string;
+  available_balance: number;
+  card_available_balance: number;
+  currency: CardCurrency;
+}
+
+/** Data of card.risk_control.network_protection.*. */
+export interface NetworkProtectionEventData {
+  card_id: string;
+  card_number: string;
+  network_protection: NetworkProtectionView;
+}
+
+export interface DeletedCardholderView {
+  cardholder_id: string;
+  deleted: true;
+}
+
 /** What the merchant gets (wire-compat §11.8). */
 export interface SecureDetailsView {
   cvv: string;
@@ -631,128 +684,157 @@ export function openIssuingSecrets(sealed: string, key: Buffer): IssuingSecrets 
 // Commands
 // ---------------------------------------------------------------------------------------------------
 
+/** The issuing command types on the bus (what the bus reference and the operators' tools name). */
+export const IssuingCommands = {
+  listProducts: 'issuing.products.list',
+  createCardholder: 'issuing.cardholders.create',
+  listCardholders: 'issuing.cardholders.list',
+  retrieveCardholder: 'issuing.cardholders.retrieve',
+  updateCardholder: 'issuing.cardholders.update',
+  deleteCardholder: 'issuing.cardholders.delete',
+  createCard: 'issuing.cards.create',
+  listCards: 'issuing.cards.list',
+  retrieveCard: 'issuing.cards.retrieve',
+  updateCard: 'issuing.cards.update',
+  updateCardStatus: 'issuing.cards.update_status',
+  activateCard: 'issuing.cards.activate',
+  assignCard: 'issuing.cards.assign',
+  resetPin: 'issuing.cards.reset_pin',
+  elevateLimit: 'issuing.cards.elevate_limit',
+  enrolNetworkProtection: 'issuing.cards.network_protection.enrol',
+  removeNetworkProtection: 'issuing.cards.network_protection.remove',
+  bulkCreateCards: 'issuing.cards.bulk_create',
+  retrieveSecureDetails: 'issuing.cards.secure',
+  createPanToken: 'issuing.cards.pan_token',
+  rechargeCard: 'issuing.cards.recharge',
+  withdrawCard: 'issuing.cards.withdraw',
+  retrieveCardOrder: 'issuing.card_orders.retrieve',
+  listCardArts: 'issuing.card_arts.list',
+  setDefaultCardArt: 'issuing.card_arts.set_default',
+} as const;
+
 export const IssuingCommand = {
-  listProducts: defineCommand('issuing.products.list', {
+  listProducts: defineCommand(IssuingCommands.listProducts, {
     payload: ListProductsPayload,
     result: returns<Page<CardProductView>>(),
     mutates: false,
   }),
 
-  createCardholder: defineCommand('issuing.cardholders.create', {
+  createCardholder: defineCommand(IssuingCommands.createCardholder, {
     payload: CreateCardholderPayload,
     result: returns<CardholderWriteView>(),
     mutates: true,
   }),
-  listCardholders: defineCommand('issuing.cardholders.list', {
+  listCardholders: defineCommand(IssuingCommands.listCardholders, {
     payload: ListCardholdersPayload,
     result: returns<Page<CardholderView>>(),
     mutates: false,
   }),
-  retrieveCardholder: defineCommand('issuing.cardholders.retrieve', {
+  retrieveCardholder: defineCommand(IssuingCommands.retrieveCardholder, {
     payload: CardholderRef,
     result: returns<CardholderView>(),
     mutates: false,
   }),
-  updateCardholder: defineCommand('issuing.cardholders.update', {
+  updateCardholder: defineCommand(IssuingCommands.updateCardholder, {
     payload: UpdateCardholderPayload,
     result: returns<CardholderWriteView>(),
     mutates: true,
   }),
-  deleteCardholder: defineCommand('issuing.cardholders.delete', {
+  deleteCardholder: defineCommand(IssuingCommands.deleteCardholder, {
     payload: CardholderRef,
-    result: returns<{ cardholder_id: string; deleted: true }>(),
+    result: returns<DeletedCardholderView>(),
     mutates: true,
   }),
 
-  createCard: defineCommand('issuing.cards.create', {
+  createCard: defineCommand(IssuingCommands.createCard, {
     payload: CreateCardPayload,
     result: returns<CardWriteView>(),
     mutates: true,
   }),
-  listCards: defineCommand('issuing.cards.list', {
+  listCards: defineCommand(IssuingCommands.listCards, {
     payload: ListCardsPayload,
     result: returns<Page<CardView>>(),
     mutates: false,
   }),
-  retrieveCard: defineCommand('issuing.cards.retrieve', { payload: CardRef, result: returns<CardView>(), mutates: false }),
-  updateCard: defineCommand('issuing.cards.update', {
+  retrieveCard: defineCommand(IssuingCommands.retrieveCard, { payload: CardRef, result: returns<CardView>(), mutates: false }),
+  updateCard: defineCommand(IssuingCommands.updateCard, {
     payload: UpdateCardPayload,
     result: returns<CardWriteView>(),
     mutates: true,
   }),
-  updateCardStatus: defineCommand('issuing.cards.update_status', {
+  updateCardStatus: defineCommand(IssuingCommands.updateCardStatus, {
     payload: UpdateCardStatusPayload,
     result: returns<CardStatusUpdateView>(),
     mutates: true,
   }),
-  activateCard: defineCommand('issuing.cards.activate', {
+  activateCard: defineCommand(IssuingCommands.activateCard, {
     payload: ActivateCardPayload,
     result: returns<ActivationView>(),
     mutates: true,
   }),
-  assignCard: defineCommand('issuing.cards.assign', {
+  assignCard: defineCommand(IssuingCommands.assignCard, {
     payload: AssignCardPayload,
     result: returns<CardWriteView>(),
     mutates: true,
   }),
-  resetPin: defineCommand('issuing.cards.reset_pin', {
+  resetPin: defineCommand(IssuingCommands.resetPin, {
     payload: ResetPinPayload,
     result: returns<PinResetView>(),
     mutates: true,
   }),
-  elevateLimit: defineCommand('issuing.cards.elevate_limit', {
+  elevateLimit: defineCommand(IssuingCommands.elevateLimit, {
     payload: ElevateLimitPayload,
     result: returns<CardOrderView>(),
     mutates: true,
   }),
-  enrolNetworkProtection: defineCommand('issuing.cards.network_protection.enrol', {
+  enrolNetworkProtection: defineCommand(IssuingCommands.enrolNetworkProtection, {
     payload: CardRef,
     result: returns<CardView>(),
     mutates: true,
   }),
-  removeNetworkProtection: defineCommand('issuing.cards.network_protection.remove', {
+  removeNetworkProtection: defineCommand(IssuingCommands.removeNetworkProtection, {
     payload: CardRef,
     result: returns<CardView>(),
     mutates: true,
   }),
-  bulkCreateCards: defineCommand('issuing.cards.bulk_create', {
+  bulkCreateCards: defineCommand(IssuingCommands.bulkCreateCards, {
     payload: BulkCreateCardsPayload,
     result: returns<BulkCreateView>(),
     mutates: true,
   }),
-  retrieveSecureDetails: defineCommand('issuing.cards.secure', {
+  retrieveSecureDetails: defineCommand(IssuingCommands.retrieveSecureDetails, {
     payload: CardRef,
     result: returns<SealedSecureDetails>(),
     mutates: false,
   }),
-  createPanToken: defineCommand('issuing.cards.pan_token', {
+  createPanToken: defineCommand(IssuingCommands.createPanToken, {
     payload: CardRef,
     result: returns<PanTokenView>(),
     mutates: true,
   }),
 
-  rechargeCard: defineCommand('issuing.cards.recharge', {
+  rechargeCard: defineCommand(IssuingCommands.rechargeCard, {
     payload: CardAmountPayload,
     result: returns<CardOrderView>(),
     mutates: true,
   }),
-  withdrawCard: defineCommand('issuing.cards.withdraw', {
+  withdrawCard: defineCommand(IssuingCommands.withdrawCard, {
     payload: CardAmountPayload,
     result: returns<CardOrderView>(),
     mutates: true,
   }),
-  retrieveCardOrder: defineCommand('issuing.card_orders.retrieve', {
+  retrieveCardOrder: defineCommand(IssuingCommands.retrieveCardOrder, {
     payload: CardOrderRef,
     result: returns<CardOrderView>(),
     mutates: false,
   }),
 
-  listCardArts: defineCommand('issuing.card_arts.list', {
+  listCardArts: defineCommand(IssuingCommands.listCardArts, {
     payload: ListCardArtsPayload,
     result: returns<Page<CardArtView>>(),
     mutates: false,
   }),
-  setDefaultCardArt: defineCommand('issuing.card_arts.set_default', {
+  setDefaultCardArt: defineCommand(IssuingCommands.setDefaultCardArt, {
     payload: CardArtRef,
     result: returns<CardArtView>(),
     mutates: true,

@@ -24,6 +24,8 @@ const OPTIONS: Partial<IOptions> = {
     [IS_ISO4217_CURRENCY_CODE]: { type: 'string', pattern: '^[A-Z]{3}$' },
     isStringMap: { type: 'object', additionalProperties: { type: 'string' } },
     isDateOnly: { type: 'string', format: 'date' },
+    isFlatStringMap: { type: 'object', additionalProperties: { type: 'string' } },
+    isIssuingAmount: { type: 'number', minimum: 0, description: 'major units, at most 2 decimals' },
   },
 };
 

@@ -4,6 +4,8 @@ import { Logger } from 'pino';
 import {
   Actor,
   CardAmountPayload,
+  CardEventData,
+  CardOrderEventData,
   CardOrderView,
   ELEVATION_DAYS,
   ELEVATION_MAX_MAJOR,
@@ -190,7 +192,7 @@ export class CardOrderService {
     const eventName = order.status === 'SUCCESS' ? succeeded : failed;
     if (order.orderType === 'CARD_CREATE' || order.orderType === 'CARD_UPDATE') {
       const view = await this.cardService.view(tx.manager, card, null);
-      await recordIssuingEvent(tx.manager, card, eventName, card.cardId, {
+      await recordIssuingEvent<CardEventData>(tx.manager, card, eventName, card.cardId, {
         ...view,
         card_order_id: order.cardOrderId,
         order_status: order.status,
@@ -199,7 +201,7 @@ export class CardOrderService {
       return;
     }
     const available = await this.balances.cardAvailable(tx.manager, card.cardId, card.currency);
-    await recordIssuingEvent(tx.manager, card, eventName, order.cardOrderId, {
+    await recordIssuingEvent<CardOrderEventData>(tx.manager, card, eventName, order.cardOrderId, {
       ...presentOrder(order),
       ...(order.effectiveUntil ? { effective_until: order.effectiveUntil.toISOString() } : {}),
       card_available_balance: toMajorNumber(available),

@@ -7,11 +7,14 @@ import {
   Actor,
   AssignCardPayload,
   BulkCreateCardsPayload,
+  CardEventData,
+  CardStatusEventData,
   CardView,
   CardWriteView,
   CreateCardPayload,
   IssuingEvents,
   ListCardsPayload,
+  NetworkProtectionEventData,
   PanTokenView,
   PinResetView,
   ResetPinPayload,
@@ -312,7 +315,7 @@ export class CardService {
     }
     const changed = await this.cards.setFields(tx.manager, card.cardId, { network_protection_at: enrol ? new Date() : null });
     const view = await this.view(tx.manager, changed, null);
-    await recordIssuingEvent(
+    await recordIssuingEvent<NetworkProtectionEventData>(
       tx.manager,
       changed,
       enrol ? IssuingEvents.networkProtectionEnrolled : IssuingEvents.networkProtectionRemoved,
@@ -362,7 +365,7 @@ export class CardService {
 
   async announceCreated(executor: Executor, card: Card, order: CardOrder): Promise<void> {
     const view = await this.view(executor, card, null);
-    await recordIssuingEvent(executor, card, order.status === 'SUCCESS' ? IssuingEvents.cardCreateSucceeded : IssuingEvents.cardCreateFailed, card.cardId, {
+    await recordIssuingEvent<CardEventData>(executor, card, order.status === 'SUCCESS' ? IssuingEvents.cardCreateSucceeded : IssuingEvents.cardCreateFailed, card.cardId, {
       ...view,
       card_order_id: order.cardOrderId,
       order_status: order.status,
@@ -372,7 +375,7 @@ export class CardService {
 
   private async announceStatus(executor: Executor, card: Card, order: CardOrder, reason: string): Promise<void> {
     const available = await this.balances.cardAvailable(executor, card.cardId, card.currency);
-    await recordIssuingEvent(executor, card, IssuingEvents.cardStatusUpdateSucceeded, card.cardId, {
+    await recordIssuingEvent<CardStatusEventData>(executor, card, IssuingEvents.cardStatusUpdateSucceeded, card.cardId, {
       card_id: card.cardId,
       card_order_id: order.cardOrderId,
       card_status: card.status,
