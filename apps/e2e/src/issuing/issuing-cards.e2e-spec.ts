@@ -32,6 +32,11 @@ describe('issuing cards', () => {
     const holder = await issuer.cardholder();
     expect(holder.cardholder_status).toBe('PENDING');
     await issuer.waitForCardholder(holder.cardholder_id, 'SUCCESS');
+    const contact = { country: 'SG', state: 'SG', city: 'Singapore', postal_code: '018989', line1: '1 Sandbox Way' };
+    expect(await issuer.post(`/cardholders/${holder.cardholder_id}`, { delivery_address: contact })).toMatchObject({
+      status: 200,
+      body: { cardholder_id: holder.cardholder_id, cardholder_status: 'SUCCESS' },
+    });
 
     const created = await issuer.createCard({ card_currency: 'USD', cardholder_id: holder.cardholder_id, card_product_id: product.product_id });
     expect(created).toMatchObject({ card_status: 'PENDING', order_status: 'PENDING', cardholder_status: 'SUCCESS' });
@@ -61,6 +66,7 @@ describe('issuing cards', () => {
     // Every named webhook of the walk, each delivered once (by event id), with the card balance on card events.
     const expected = [
       IssuingEvents.cardholderKycStatusChanged,
+      IssuingEvents.cardholderUpdated,
       IssuingEvents.cardCreateSucceeded,
       IssuingEvents.cardRechargeSucceeded,
       IssuingEvents.cardWithdrawSucceeded,
