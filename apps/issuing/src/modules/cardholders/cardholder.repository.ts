@@ -12,25 +12,8 @@ import { Cardholder, cardholderFromRow } from './cardholder.types';
  * one). Duplicate emails and phones within an account are refused by partial unique indexes, so two racing
  * creates cannot both win.
  */
-export interface CardholderWrite {
-  email: string;
-  firstName: string;
-  lastName: string;
-  countryCode: string;
-  phoneNumber: string;
-  dateOfBirth: string | null;
-  deliveryAddress: Record<string, string> | null;
-  residentialAddress: Record<string, string> | null;
-  gender: string | null;
-  nationality: string | null;
-  identity: Cardholder['identity'];
-  documentType: string | null;
-  kycMethod: string | null;
-  kycReferenceId: string | null;
-  idvStatus: string;
-  idvUrl: string | null;
-  idvUrlExpiresAt: Date | null;
-}
+/** Every field a create or an update writes (status and review count move only through transitions). */
+export type CardholderWrite = Omit<Cardholder, 'cardholderId' | 'accountId' | 'masterAccountId' | 'status' | 'reviewCount' | 'createdAt' | 'updatedAt'>;
 
 const UNIQUE_ERRORS: Record<string, () => Error> = {
   cardholders_email_per_account: CardholderErrors.emailDuplicated,

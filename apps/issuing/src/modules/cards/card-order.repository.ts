@@ -39,16 +39,9 @@ function orderFromRow(row: Record<string, unknown>): CardOrder {
   };
 }
 
-export interface NewCardOrder {
-  cardOrderId: string;
-  cardId: string;
-  accountId: string;
-  orderType: CardOrderType;
-  status: CardOrderStatus;
-  amountMinor: bigint;
-  currency: CardCurrency;
+export type NewCardOrder = Pick<CardOrder, 'cardOrderId' | 'cardId' | 'accountId' | 'orderType' | 'status' | 'amountMinor' | 'currency'> & {
   details?: Record<string, unknown>;
-}
+};
 
 @Injectable()
 export class CardOrderRepository {

@@ -184,16 +184,7 @@ export class CardService {
     if (changed.status === 'CANCELLED' || changed.status === 'LOST' || changed.status === 'STOLEN') {
       await this.balances.sweepCard(tx.manager, changed, changed.status);
     }
-    const order = await this.orders.insert(tx.manager, {
-      cardOrderId: uuidV4(),
-      cardId: card.cardId,
-      accountId: card.accountId,
-      orderType: 'CARD_STATUS_UPDATE',
-      status: 'SUCCESS',
-      amountMinor: 0n,
-      currency: card.currency,
-      details: { from: card.status, to: changed.status },
-    });
+    const order = await this.recordFinalOrder(tx.manager, changed, 'CARD_STATUS_UPDATE', { from: card.status, to: changed.status });
     await this.announceStatus(tx.manager, changed, order, reason);
     return { card_id: card.cardId, card_order_id: order.cardOrderId, order_status: order.status, update_reason: reason };
   }
@@ -222,16 +213,7 @@ export class CardService {
       activation_code_hash: null,
       ...(noPinAmountMinor !== undefined ? { no_pin_amount_minor: String(noPinAmountMinor) } : {}),
     });
-    const order = await this.orders.insert(tx.manager, {
-      cardOrderId: uuidV4(),
-      cardId: card.cardId,
-      accountId: card.accountId,
-      orderType: 'CARD_STATUS_UPDATE',
-      status: 'SUCCESS',
-      amountMinor: 0n,
-      currency: card.currency,
-      details: { from: 'PENDING', to: 'ACTIVE', activation: true },
-    });
+    const order = await this.recordFinalOrder(tx.manager, activated, 'CARD_STATUS_UPDATE', { from: 'PENDING', to: 'ACTIVE', activation: true });
     await this.announceStatus(tx.manager, activated, order, 'activated');
     return { request_status: 'SUCCESS' };
   }
@@ -282,16 +264,7 @@ export class CardService {
       issuedAt: new Date(),
     });
     await this.pool.markAssigned(tx.manager, pooled.poolCardId, cardId);
-    const order = await this.orders.insert(tx.manager, {
-      cardOrderId: uuidV4(),
-      cardId,
-      accountId: actor.account_id,
-      orderType: 'CARD_CREATE',
-      status: 'SUCCESS',
-      amountMinor: 0n,
-      currency: payload.card_currency,
-      details: { assigned_from_pool: pooled.poolCardId },
-    });
+    const order = await this.recordFinalOrder(tx.manager, card, 'CARD_CREATE', { assigned_from_pool: pooled.poolCardId });
     await this.announceCreated(tx.manager, card, order);
     return presentCardWrite(card, order, cardholder.status);
   }
@@ -406,6 +379,20 @@ export class CardService {
     });
     await this.jobs.schedule(tx, { kind: CARD_ORDER_JOB, subjectId: order.cardOrderId, dueAt: new Date(Date.now() + this.config.CARD_ORDER_DELAY_MS) });
     return order;
+  }
+
+  /** An order that completed with the request (status updates, activations, assignments): recorded final. */
+  private recordFinalOrder(executor: Executor, card: Card, orderType: CardOrder['orderType'], details: Record<string, unknown>): Promise<CardOrder> {
+    return this.orders.insert(executor, {
+      cardOrderId: uuidV4(),
+      cardId: card.cardId,
+      accountId: card.accountId,
+      orderType,
+      status: 'SUCCESS',
+      amountMinor: 0n,
+      currency: card.currency,
+      details,
+    });
   }
 
   async lockCard(executor: Executor, actor: Actor, cardId: string): Promise<Card> {

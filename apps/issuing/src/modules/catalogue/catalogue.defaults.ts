@@ -1,5 +1,5 @@
-import { CardCurrency, CardForm, CardMode, KycLevel, ProductStatus, RequiredField } from '@paygrid/contracts';
-import { SANDBOX_POOL_BIN } from '@paygrid/contracts';
+import { RequiredField, SANDBOX_POOL_BIN } from '@paygrid/contracts';
+import { Product } from './product.types';
 
 /**
  * The card products every account gets (spec 2.7 and its change notes; docs/issuing.md): a simple SHARE
@@ -55,26 +55,8 @@ export const STRICT_REQUIRED_FIELDS: RequiredField[] = [
   },
 ];
 
-export interface ProductDefinition {
-  catalogueKey: string;
-  modeType: CardMode;
-  cardBin: string;
-  cardScheme: 'VISA' | 'MASTERCARD';
-  cardForms: CardForm[];
-  currencies: CardCurrency[];
-  maxCardQuota: number;
-  maxCardsPerCardholder: number;
-  noPinCeilingsMinor: Partial<Record<CardCurrency, bigint>>;
-  productStatus: ProductStatus;
-  kycLevel: KycLevel;
-  requiredFields: RequiredField[];
-  cardLimitRequired: boolean;
-  cardLimitMaxMinor: bigint;
-  allowedRiskControls: string[];
-  supportsCardArt: boolean;
-  oneTimeRequiresExpiry: boolean;
-  oneTimeMaxDays: number;
-}
+/** A product as the catalogue defines it, before it belongs to an account. */
+export type ProductDefinition = Omit<Product, 'productId' | 'accountId' | 'createdAt' | 'updatedAt'>;
 
 const ALL_RISK_CONTROLS = ['allow_contactless', 'allow_atm', 'allow_online', 'enable_3ds'];
 

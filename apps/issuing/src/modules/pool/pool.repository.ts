@@ -1,22 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { Executor, rowsOf } from '@paygrid/platform';
 import { CardType } from '@paygrid/contracts';
+import type { StoredCardNumber } from '../crypto/card-mint';
 
 /**
  * The account's pool of pre-provisioned card numbers (spec 4.7): physical cards with activation codes (the
  * sandbox seed's) and unassigned virtual cards (bulk create). Numbers only encrypted; found by fingerprint.
  */
-export interface PoolCard {
+export interface PoolCard extends StoredCardNumber {
   poolCardId: string;
   accountId: string;
   productId: string;
   formFactor: CardType;
-  maskedNumber: string;
-  panCiphertext: string;
-  cvvCiphertext: string;
-  panFingerprint: string;
-  expiryMonth: number;
-  expiryYear: number;
   activationCodeHash: string | null;
   sandboxSequence: number | null;
   assignedCardId: string | null;

@@ -2,10 +2,10 @@ import { Injectable, Module } from '@nestjs/common';
 import { BulkCreateView, CardCurrency, sandboxPoolCard, SANDBOX_POOL_SIZE } from '@paygrid/contracts';
 import { uuidV4 } from '@paygrid/ids';
 import { Executor } from '@paygrid/platform';
-import { CardMint, CryptoModule } from '../crypto/card-mint';
+import { CardMint, CryptoModule, StoredCardNumber } from '../crypto/card-mint';
 import { SecretHasher } from '../crypto/card-secrets';
 import { Product } from '../catalogue/product.types';
-import { PoolRepository } from './pool.repository';
+import { NewPoolCard, PoolRepository } from './pool.repository';
 
 /**
  * Fills pools: the sandbox seed's physical cards (documented numbers and activation codes, see
@@ -25,18 +25,8 @@ export class PoolService {
     for (let sequence = 0; sequence < SANDBOX_POOL_SIZE; sequence += 1) {
       const { card_number: pan, activation_code: code } = sandboxPoolCard(slot, sequence);
       const poolCardId = uuidV4();
-      const stored = this.mint.withPan(pan, poolCardId);
-      const inserted = await this.pool.insert(executor, {
-        poolCardId,
-        accountId,
-        productId: product.productId,
+      const inserted = await this.insert(executor, poolCardId, accountId, product, this.mint.withPan(pan, poolCardId), {
         formFactor: 'PHYSICAL',
-        maskedNumber: stored.maskedNumber,
-        panCiphertext: stored.panCiphertext,
-        cvvCiphertext: stored.cvvCiphertext,
-        panFingerprint: stored.panFingerprint,
-        expiryMonth: stored.expiryMonth,
-        expiryYear: stored.expiryYear,
         activationCodeHash: await this.hasher.hash(code),
         sandboxSequence: sequence,
         bulkOrderId: null,
@@ -52,17 +42,8 @@ export class PoolService {
     while (masked.length < quantity) {
       const poolCardId = uuidV4();
       const stored = this.mint.mint(product.cardBin, poolCardId);
-      const inserted = await this.pool.insert(executor, {
-        poolCardId,
-        accountId,
-        productId: product.productId,
+      const inserted = await this.insert(executor, poolCardId, accountId, product, stored, {
         formFactor: 'VIRTUAL',
-        maskedNumber: stored.maskedNumber,
-        panCiphertext: stored.panCiphertext,
-        cvvCiphertext: stored.cvvCiphertext,
-        panFingerprint: stored.panFingerprint,
-        expiryMonth: stored.expiryMonth,
-        expiryYear: stored.expiryYear,
         activationCodeHash: null,
         sandboxSequence: null,
         bulkOrderId,
@@ -77,6 +58,29 @@ export class PoolService {
       order_status: 'SUCCESS',
       card_numbers: masked,
     };
+  }
+
+  private insert(
+    executor: Executor,
+    poolCardId: string,
+    accountId: string,
+    product: Product,
+    stored: StoredCardNumber,
+    kind: Pick<NewPoolCard, 'formFactor' | 'activationCodeHash' | 'sandboxSequence' | 'bulkOrderId'>,
+  ): Promise<boolean> {
+    const { maskedNumber, panCiphertext, cvvCiphertext, panFingerprint, expiryMonth, expiryYear } = stored;
+    return this.pool.insert(executor, {
+      poolCardId,
+      accountId,
+      productId: product.productId,
+      maskedNumber,
+      panCiphertext,
+      cvvCiphertext,
+      panFingerprint,
+      expiryMonth,
+      expiryYear,
+      ...kind,
+    });
   }
 }
 
