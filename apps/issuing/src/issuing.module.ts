@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { createLedgerTablesMigration } from '@paygrid/ledger';
-import { COMMAND_ERROR_MAPPER, commandControllerFor, PlatformModule } from '@paygrid/platform';
+import { commandControllerFor, PlatformModule } from '@paygrid/platform';
 import { mapIssuingError } from './common/issuing-errors';
 import { assertProductionKeys, configSchema, ISSUING_CONFIG, IssuingConfig } from './config';
 import { IssuingTables1760000000000 } from './migrations/1760000000000-issuing';
@@ -21,11 +21,8 @@ class IssuingConfigModule {
   static register(config: IssuingConfig): DynamicModule {
     return {
       module: IssuingConfigModule,
-      providers: [
-        { provide: ISSUING_CONFIG, useValue: config },
-        { provide: COMMAND_ERROR_MAPPER, useValue: mapIssuingError },
-      ],
-      exports: [ISSUING_CONFIG, COMMAND_ERROR_MAPPER],
+      providers: [{ provide: ISSUING_CONFIG, useValue: config }],
+      exports: [ISSUING_CONFIG],
     };
   }
 }
@@ -37,7 +34,13 @@ export class IssuingModule {
     return {
       module: IssuingModule,
       imports: [
-        PlatformModule.forRoot({ app: 'issuing', config, database: { migrations: ISSUING_MIGRATIONS }, commands: true }),
+        PlatformModule.forRoot({
+          app: 'issuing',
+          config,
+          database: { migrations: ISSUING_MIGRATIONS },
+          commands: true,
+          commandErrors: mapIssuingError,
+        }),
         IssuingConfigModule.register(config),
         CatalogueModule,
         CardholderModule,

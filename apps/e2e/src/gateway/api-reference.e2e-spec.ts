@@ -6,7 +6,7 @@ import { api, ApiResponse, SANDBOX, tokenFor } from '../support/api-client';
 import { BusCapture, CapturedMessage } from '../support/bus-capture';
 import { companySubAccount } from '../support/fixtures';
 import { cardholderBody } from '../issuing/support/issuing-e2e';
-import { E2E_API } from '../support/stack-settings';
+import { E2E_API, e2eKafkaPrefix } from '../support/stack-settings';
 
 /**
  * The references hold on the running stack: every route of the OpenAPI document is called with a valid
@@ -85,13 +85,17 @@ describe('API and bus references against the running stack', () => {
     asyncApi = (await (await fetch(`${E2E_API}/asyncapi.json`)).json()) as AsyncApi;
     openApiSchemas = new DocumentSchemas(openApi);
     asyncApiSchemas = new DocumentSchemas(asyncApi);
-    capture = await BusCapture.start(Object.values(asyncApi.channels).map((channel) => channel.address));
+    capture = await BusCapture.start(topicsOf(asyncApi));
     token = await tokenFor(SANDBOX.master);
   }, 120_000);
 
   afterAll(async () => {
     await capture?.stop();
   });
+
+  /** The documented channels as this e2e stack's topics (their address is `{stack}.<logical name>`). */
+  const topicsOf = (document: AsyncApi) =>
+    Object.values(document.channels).map((channel) => channel.address.replace('{stack}', e2eKafkaPrefix()));
 
   /** Calls a documented route and holds its answer to the schema declared for the status it got. */
   async function call<T = Record<string, unknown>>(
@@ -303,7 +307,7 @@ describe('API and bus references against the running stack', () => {
       { timeoutMs: 30_000, intervalMs: 250, what: 'the commands and events of the route walk on the bus' },
     );
 
-    const commandTopics = new Set(Object.values(asyncApi.channels).map((channel) => channel.address).filter((address) => address.endsWith('.commands')));
+    const commandTopics = new Set(topicsOf(asyncApi).filter((topic) => topic.endsWith('.commands')));
     const commandTypeOf = new Map<string, string>();
     const problems: string[] = [];
     const check = (message: CapturedMessage, id: string) => {

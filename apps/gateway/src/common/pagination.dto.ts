@@ -1,19 +1,6 @@
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
-
-/** Page size 10–100 (default 10) and page number from 1 (default 1); out of range is a 400 (decisions §4). */
-export class PaginationQuery {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(10)
-  @Max(100)
-  page_size: number = 10;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
-  page_number: number = 1;
-}
+/**
+ * Page size 10–100 (default 10) and page number from 1 (default 1); out of range is a 400 (decisions §4).
+ * The rule is the contract's (PagePayload in libs/contracts), which the services apply to the command
+ * payload too; query DTOs of lists extend it under this name.
+ */
+export { PagePayload as PaginationQuery } from '@paygrid/contracts';

@@ -1,5 +1,5 @@
 import { ParseArgsConfig } from 'node:util';
-import { CommandFamily } from '@paygrid/contracts';
+import { CommandDefinition, CommandFamily, PayloadOf, ResultOf } from '@paygrid/contracts';
 
 /**
  * The shape every CLI command group follows, so `webhooks ...` (or any other operator tool) is one
@@ -8,8 +8,11 @@ import { CommandFamily } from '@paygrid/contracts';
  * process.* itself, which keeps it testable.
  */
 export interface CliBus {
-  /** Sends a command and returns its result; a refusal is thrown as the platform's ApiError. */
-  send<R>(family: CommandFamily, type: string, payload: unknown, options?: { commandId?: string }): Promise<R>;
+  /**
+   * Sends a declared command (libs/contracts) with operator scope (no actor) and returns its declared
+   * result; a refusal is thrown as the platform's ApiError. Mutating commands pass a fresh command id.
+   */
+  execute<C extends CommandDefinition>(definition: C, payload: PayloadOf<C>, options?: { commandId?: string }): Promise<ResultOf<C>>;
 }
 
 export interface CliContext {

@@ -3,6 +3,7 @@ import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { IS_IP, IS_ISO31661_ALPHA_2, IS_ISO4217_CURRENCY_CODE } from 'class-validator';
 import { targetConstructorToSchema, validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import type { IOptions } from 'class-validator-jsonschema/build/options';
+import { CROSS_FIELD_RULES } from '@paygrid/contracts';
 import { JsonSchema, SCHEMA_POINTER } from './json-schema';
 
 /**
@@ -26,6 +27,8 @@ const OPTIONS: Partial<IOptions> = {
     isDateOnly: { type: 'string', format: 'date' },
     isFlatStringMap: { type: 'object', additionalProperties: { type: 'string' } },
     isIssuingAmount: { type: 'number', minimum: 0, description: 'major units, at most 2 decimals' },
+    // Rules across fields (libs/contracts CrossFieldRules) say nothing a one-field schema can hold.
+    [CROSS_FIELD_RULES]: {},
   },
 };
 
