@@ -60,27 +60,29 @@ export type ProductDefinition = Omit<Product, 'productId' | 'accountId' | 'creat
 
 const ALL_RISK_CONTROLS = ['allow_contactless', 'allow_atm', 'allow_online', 'enable_3ds'];
 
+const STANDARD_SHARE: ProductDefinition = {
+  catalogueKey: 'standard-share',
+  modeType: 'SHARE',
+  cardBin: SANDBOX_POOL_BIN,
+  cardScheme: 'VISA',
+  cardForms: ['VIR', 'PHY'],
+  currencies: ['USD', 'SGD'],
+  maxCardQuota: 100_000,
+  maxCardsPerCardholder: 50,
+  noPinCeilingsMinor: { USD: 30_000n, SGD: 40_000n },
+  productStatus: 'ENABLED',
+  kycLevel: 'SIMPLIFIED',
+  requiredFields: SIMPLE_REQUIRED_FIELDS,
+  cardLimitRequired: false,
+  cardLimitMaxMinor: 100_000_000n,
+  allowedRiskControls: ALL_RISK_CONTROLS,
+  supportsCardArt: true,
+  oneTimeRequiresExpiry: false,
+  oneTimeMaxDays: 365,
+};
+
 export const PRODUCT_CATALOGUE: readonly ProductDefinition[] = [
-  {
-    catalogueKey: 'standard-share',
-    modeType: 'SHARE',
-    cardBin: SANDBOX_POOL_BIN,
-    cardScheme: 'VISA',
-    cardForms: ['VIR', 'PHY'],
-    currencies: ['USD', 'SGD'],
-    maxCardQuota: 100_000,
-    maxCardsPerCardholder: 50,
-    noPinCeilingsMinor: { USD: 30_000n, SGD: 40_000n },
-    productStatus: 'ENABLED',
-    kycLevel: 'SIMPLIFIED',
-    requiredFields: SIMPLE_REQUIRED_FIELDS,
-    cardLimitRequired: false,
-    cardLimitMaxMinor: 100_000_000n,
-    allowedRiskControls: ALL_RISK_CONTROLS,
-    supportsCardArt: true,
-    oneTimeRequiresExpiry: false,
-    oneTimeMaxDays: 365,
-  },
+  STANDARD_SHARE,
   {
     catalogueKey: 'premium-single',
     modeType: 'SINGLE',
@@ -122,25 +124,14 @@ export const PRODUCT_CATALOGUE: readonly ProductDefinition[] = [
     oneTimeMaxDays: 90,
   },
   {
+    ...STANDARD_SHARE,
     catalogueKey: 'retired-share',
-    modeType: 'SHARE',
     cardBin: '485932',
-    cardScheme: 'VISA',
-    cardForms: ['VIR', 'PHY'],
-    currencies: ['USD', 'SGD'],
     maxCardQuota: 1000,
     maxCardsPerCardholder: 10,
-    noPinCeilingsMinor: { USD: 30_000n, SGD: 40_000n },
     productStatus: 'DISABLED',
-    kycLevel: 'SIMPLIFIED',
-    requiredFields: SIMPLE_REQUIRED_FIELDS,
-    cardLimitRequired: false,
-    cardLimitMaxMinor: 100_000_000n,
-    allowedRiskControls: ALL_RISK_CONTROLS,
-    supportsCardArt: true,
-    oneTimeRequiresExpiry: false,
-    oneTimeMaxDays: 365,
   },
+
 ];
 
 /** The card arts every account starts with; the first is its default. */
