@@ -6,6 +6,7 @@ import {
   sandboxPoolCard,
   SANDBOX_POOL_BIN,
   UpdateCardBody,
+  UpdateCardStatusBody,
   validatePayload,
 } from './index';
 
@@ -81,5 +82,14 @@ describe('sandbox pool cards', () => {
       }
     }
     expect(numbers.size).toBe(30);
+  });
+});
+
+describe('text Postgres cannot store', () => {
+  it('is refused in cardholder fields, metadata and update reasons', () => {
+    const base = { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', country_code: 'SG', phone_number: '+6581234567' };
+    expect(validatePayload(CreateCardholderPayload, { ...base, delivery_address: { line1: 'a\u0000b' } })).toMatchObject({ ok: false });
+    expect(validatePayload(UpdateCardBody, { metadata: { note: 'a\u0000' } })).toMatchObject({ ok: false });
+    expect(validatePayload(UpdateCardStatusBody, { card_status: 'FROZEN', update_reason: '\u0000' })).toMatchObject({ ok: false });
   });
 });

@@ -151,13 +151,15 @@ export const FlatStringMap = (): PropertyDecorator =>
         typeof value === 'object' &&
         value !== null &&
         !Array.isArray(value) &&
-        Object.entries(value).every(([key, entry]) => key.length > 0 && typeof entry === 'string') &&
+        Object.entries(value).every(([key, entry]) => key.length > 0 && typeof entry === 'string' && !`${key}${entry}`.includes('\u0000')) &&
         Buffer.byteLength(JSON.stringify(value)) <= CARD_METADATA_MAX_BYTES,
       defaultMessage: () => `$property must be a flat map of strings of at most ${CARD_METADATA_MAX_BYTES} bytes`,
     },
   });
 
-const CardholderText = (max = 100) => [IsString(), MaxLength(max)];
+/** Text Postgres can store: a NUL character would fail the write (a 500), so it is refused as input. */
+const NO_NUL = Matches(/^[^\u0000]*$/, { message: '$property must not contain NUL characters' });
+const CardholderText = (max = 100) => [IsString(), MaxLength(max), NO_NUL];
 const apply =
   (...rules: PropertyDecorator[]): PropertyDecorator =>
   (target, key) =>
@@ -327,7 +329,7 @@ export class UpdateCardPayload extends UpdateCardBody {
 export class UpdateCardStatusBody {
   @IsIn(CARD_STATUS_TARGETS) card_status!: CardStatusTarget;
   /** Spec 8's limit is the service's rule ("Update reason is too long"); this only bounds the input. */
-  @IsOptional() @IsString() @MaxLength(1000) update_reason?: string;
+  @IsOptional() @IsString() @MaxLength(1000) @Matches(/^[^\u0000]*$/, { message: '$property must not contain NUL characters' }) update_reason?: string;
 }
 export class UpdateCardStatusPayload extends UpdateCardStatusBody {
   @IsUUID() card_id!: string;
