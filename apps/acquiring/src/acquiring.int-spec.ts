@@ -130,7 +130,7 @@ describe('durable capture-window jobs', () => {
       { timeoutMs: 30_000, what: 'the window-close capture after the restart' },
     );
     expect(captured.captured_amount).toBe('10.50');
-    const [job] = await service.dataSource.query(`SELECT state FROM scheduled_jobs WHERE kind = 'auto_capture'`);
-    expect(job.state).toBe('done');
+    const [job] = await service.dataSource.query(`SELECT status FROM durable_jobs WHERE kind = 'auto_capture'`);
+    expect(job.status).toBe('done');
   }, 120_000);
 });

@@ -3,6 +3,7 @@ import { commandControllerFor, PlatformModule } from '@paygrid/platform';
 import { ACQUIRING_CONFIG, AcquiringConfig, assertProductionKeys } from './config';
 import { UnitOfWork } from './common/unit-of-work';
 import { Acquiring1740000000000 } from './migrations/1740000000000-acquiring';
+import { AcquiringDurableJobs1750000000000 } from './migrations/1750000000000-durable-jobs';
 import { CardTransport } from './modules/cards/card-transport';
 import { CardVault } from './modules/cards/card-vault';
 import { CARD_CONNECTOR } from './modules/connectors/connector';
@@ -10,8 +11,8 @@ import { SandboxConnector } from './modules/connectors/sandbox.connector';
 import { CustomerRepository } from './modules/customers/customer.repository';
 import { CustomerService } from './modules/customers/customer.service';
 import { HostedService } from './modules/hosted/hosted.service';
-import { JobRepository } from './modules/jobs/job.repository';
 import { JobScheduler } from './modules/jobs/job-scheduler';
+import { JOB_QUEUE_NAME } from './modules/jobs/job.types';
 import { Authorization } from './modules/payments/authorization';
 import { CaptureWindow } from './modules/payments/capture-window';
 import { CancelIntentOperation } from './modules/payments/operations/cancel-intent.operation';
@@ -35,7 +36,7 @@ import { SettlementService } from './modules/settlements/settlement.service';
  * The acquiring service: payment intents and attempts, customers and saved cards, captures, refunds and
  * settlements, and the sandbox processor behind the CardConnector interface. Answers the commands of
  * libs/contracts/src/acquiring.ts on its command topic and publishes ACQUIRING events through its outbox;
- * delayed work runs on BullMQ with Postgres as its record (modules/jobs).
+ * delayed work runs as the platform's durable jobs (Postgres record, BullMQ, reconciler).
  */
 @Module({})
 export class AcquiringModule {
@@ -44,7 +45,6 @@ export class AcquiringModule {
     const providers: Provider[] = [
       { provide: ACQUIRING_CONFIG, useValue: config },
       { provide: CARD_CONNECTOR, useClass: SandboxConnector },
-      JobRepository,
       JobScheduler,
       UnitOfWork,
       CardVault,
@@ -77,9 +77,10 @@ export class AcquiringModule {
         PlatformModule.forRoot({
           app: 'acquiring',
           config,
-          database: { migrations: [Acquiring1740000000000] },
+          database: { migrations: [Acquiring1740000000000, AcquiringDurableJobs1750000000000] },
           commands: true,
           redis: true,
+          jobs: { queue: JOB_QUEUE_NAME, prefix: config.JOBS_PREFIX, reconcileIntervalMs: config.JOBS_RECONCILE_INTERVAL_MS },
         }),
       ],
       controllers: [commandControllerFor('acquiring', config)],

@@ -1,27 +1,22 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { commandControllerFor, PlatformModule } from '@paygrid/platform';
-import { DispatcherConfig, privateUrlsAllowed } from './config';
+import { DispatcherConfig } from './config';
 import { WebhookEvents1710000000100 } from './migrations/1710000000100-webhook-events';
 import { WebhookDeliveries1740000000000 } from './migrations/1740000000000-webhook-deliveries';
 import { DeliveriesModule } from './modules/deliveries/deliveries.module';
 import { EndpointsModule } from './modules/endpoints/endpoints.module';
 import { EventsModule } from './modules/events/events.module';
-import { OpsQueuesController } from './modules/ops/ops-queues.controller';
-import { OpsTokenGuard } from './modules/ops/ops-token.guard';
-import { DeliveryProcessor } from './modules/sending/delivery-processor';
-import { DeliveryReconciler } from './modules/sending/delivery-reconciler';
-import { DeliveryWorker } from './modules/sending/delivery-worker';
-import { WebhookSender } from './modules/sending/webhook-sender';
+import { OpsModule } from './modules/ops/ops.module';
+import { deliveryJobsOptions } from './modules/sending/delivery-queue';
+import { SendingModule } from './modules/sending/sending.module';
 
 /**
  * The webhook dispatcher (docs/webhooks.md): stores every domain event once and fans it out to the
- * subscribed endpoints, delivers signed with BullMQ retries while Postgres keeps the record of what is
- * due, answers the `webhooks` command family (endpoints, deliveries, replay), and serves the on-call
- * queue view and metrics on its own port.
+ * subscribed endpoints, delivers signed with retries as durable jobs (Postgres keeps the record of what
+ * is due, BullMQ wakes the worker), answers the `webhooks` command family (endpoints, deliveries,
+ * replay), and serves the on-call queue view and metrics on its own port.
  *
- * Features import one another one way: deliveries ← endpoints ← events. The sending worker and the ops
- * view are still registered here, on what those modules export, until the durable-jobs conversion
- * gives them modules of their own.
+ * Features import one another one way: deliveries ← endpoints ← events, sending; deliveries ← ops.
  */
 @Module({})
 export class WebhookDispatcherModule {
@@ -32,34 +27,22 @@ export class WebhookDispatcherModule {
         PlatformModule.forRoot({
           app: 'webhook-dispatcher',
           config,
-          // Workers, the intake and the reconciler share the pool; a few more connections than the default.
+          // The job worker, the intake and the reconciler share the pool; a few more connections than the default.
           database: {
             migrations: [WebhookEvents1710000000100, WebhookDeliveries1740000000000],
             poolSize: 20,
           },
           commands: true,
           redis: true,
+          jobs: deliveryJobsOptions(config),
         }),
         DeliveriesModule,
         EndpointsModule,
         EventsModule,
+        SendingModule,
+        OpsModule,
       ],
-      controllers: [commandControllerFor('webhooks', config), OpsQueuesController],
-      providers: [
-        {
-          provide: WebhookSender,
-          useFactory: () =>
-            new WebhookSender({
-              timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-              allowPrivate: privateUrlsAllowed(config),
-              maxSockets: config.WEBHOOK_CONCURRENCY,
-            }),
-        },
-        DeliveryProcessor,
-        DeliveryWorker,
-        DeliveryReconciler,
-        OpsTokenGuard,
-      ],
+      controllers: [commandControllerFor('webhooks', config)],
     };
   }
 }

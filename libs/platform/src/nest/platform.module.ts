@@ -29,6 +29,9 @@ import { APP_CONFIG, APP_NAME, COMMAND_ERROR_MAPPER, HEALTH_CHECKS, KAFKA, KAFKA
 import { KafkaAdminHandle } from '../kafka/kafka-admin';
 import { KafkaNames, kafkaNamesOf } from '../kafka/kafka-names';
 import { AppName } from '../config/app-catalog';
+import { JobsModule } from '../jobs/jobs.module';
+import { JobsOptions } from '../jobs/job.types';
+import { DurableJobsTable1700000000100 } from '../jobs/durable-jobs.migration';
 
 /**
  * Everything an app needs from infrastructure, wired once: config, logger, metrics, its database
@@ -52,6 +55,8 @@ export interface PlatformOptions {
   redis?: boolean;
   /** Whether the app publishes events through its outbox (default: when it has a database). */
   outbox?: boolean;
+  /** Durable jobs (Postgres record + BullMQ + reconciler) on this queue; needs a database. */
+  jobs?: JobsOptions;
 }
 
 @Injectable()
@@ -139,8 +144,11 @@ export class PlatformModule {
     ];
     const checkDeps: (symbol | typeof DataSource)[] = [KAFKA_ADMIN];
 
+    if (options.jobs && !options.database) throw new Error('durable jobs need the app to have a database');
     if (options.database) {
-      const database = options.database;
+      const database = options.jobs
+        ? { ...options.database, migrations: [DurableJobsTable1700000000100, ...(options.database.migrations ?? [])] }
+        : options.database;
       providers.push({
         provide: DataSource,
         useFactory: async () => {
@@ -178,12 +186,13 @@ export class PlatformModule {
         return result;
       },
     });
+    const jobs = options.jobs ? [JobsModule.forRoot(options.jobs, options.config.REDIS_URL, options.app)] : [];
     return {
       module: PlatformModule,
-      imports: [DiscoveryModule],
+      imports: [DiscoveryModule, ...jobs],
       controllers: [HealthController, MetricsController],
       providers,
-      exports: providers.filter((provider) => provider !== ConnectionsLifecycle),
+      exports: [...providers.filter((provider) => provider !== ConnectionsLifecycle), ...jobs],
     };
   }
 }

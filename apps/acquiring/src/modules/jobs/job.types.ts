@@ -1,7 +1,8 @@
 /**
- * Work the acquiring service must do later. Postgres (`scheduled_jobs`) is the record of what is due
- * (architecture rule 9); BullMQ only wakes a worker at the due time. Queue and kind names are stored
- * in Redis and Postgres: never rename one, add a new one instead.
+ * Work the acquiring service must do later, as durable jobs of the platform (libs/platform/src/jobs):
+ * Postgres (`durable_jobs`) is the record of what is due (architecture rule 9); BullMQ only wakes a
+ * worker at the due time. Queue and kind names are stored in Redis and Postgres: never rename one, add a
+ * new one instead.
  */
 export const JOB_KINDS = [
   /** The asynchronous sandbox card: ask the processor for the final answer. */
@@ -21,13 +22,9 @@ export type JobKind = (typeof JOB_KINDS)[number];
 
 export const JOB_QUEUE_NAME = 'acquiring-jobs';
 
+/** A job recorded in a transaction, waiting for that transaction's commit to be handed to BullMQ. */
 export interface ScheduledJob {
-  jobId: string;
-  kind: JobKind;
-  subjectId: string;
-  dueAt: Date;
-  state: 'pending' | 'done';
-  attempts: number;
+  afterCommit: (() => unknown)[];
 }
 
 export type JobHandler = (subjectId: string) => Promise<void>;

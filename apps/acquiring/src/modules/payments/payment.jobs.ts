@@ -1,9 +1,9 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AttemptStatus } from '@paygrid/contracts';
+import { HandleJob } from '@paygrid/platform';
 import { Tx, UnitOfWork } from '../../common/unit-of-work';
 import { CARD_CONNECTOR, CardConnector } from '../connectors/connector';
-import { JobScheduler } from '../jobs/job-scheduler';
 import { Authorization } from './authorization';
 import { CaptureIntentOperation } from './operations/capture-intent.operation';
 import { PaymentFlow, Snapshot } from './payment-flow';
@@ -17,9 +17,8 @@ import { PaymentRepository } from './payment.repository';
 const JOB_COMMAND = (kind: string) => ({ command_id: null, type: `acquiring.job.${kind}` });
 
 @Injectable()
-export class PaymentJobs implements OnModuleInit {
+export class PaymentJobs {
   constructor(
-    private readonly scheduler: JobScheduler,
     private readonly unit: UnitOfWork,
     private readonly dataSource: DataSource,
     private readonly payments: PaymentRepository,
@@ -29,14 +28,8 @@ export class PaymentJobs implements OnModuleInit {
     @Inject(CARD_CONNECTOR) private readonly connector: CardConnector,
   ) {}
 
-  onModuleInit(): void {
-    this.scheduler.register('complete_async_authorization', (id) => this.completeAsync(id));
-    this.scheduler.register('expire_authentication', (id) => this.expireAuthentication(id));
-    this.scheduler.register('auto_capture', (id) => this.autoCapture(id));
-    this.scheduler.register('void_authorization', (id) => this.voidAuthorization(id));
-  }
-
   /** The asynchronous card: the processor's final answer, a few seconds later. */
+  @HandleJob('complete_async_authorization')
   async completeAsync(attemptId: string): Promise<void> {
     const attempt = await this.payments.findAttempt(this.dataSource, attemptId);
     if (!attempt || attempt.status !== 'PENDING_AUTHORIZATION' || !attempt.processorReference) return;
@@ -50,6 +43,7 @@ export class PaymentJobs implements OnModuleInit {
   }
 
   /** A challenge nobody completed while the client_secret was valid: the shopper may start again. */
+  @HandleJob('expire_authentication')
   async expireAuthentication(attemptId: string): Promise<void> {
     await this.onLatestAttempt(attemptId, 'AUTHENTICATION_REDIRECTED', (tx, snapshot) =>
       this.flow.transitionAttempt(tx, snapshot, 'EXPIRE', { failure_code: 'authentication_expired', completed_at: new Date() }),
@@ -57,12 +51,14 @@ export class PaymentJobs implements OnModuleInit {
   }
 
   /** The capture window closed on an authorisation nobody captured or cancelled: capture it all. */
+  @HandleJob('auto_capture')
   async autoCapture(attemptId: string): Promise<void> {
     await this.onLatestAttempt(attemptId, 'AUTHORIZED', (tx, snapshot) =>
       this.capture.capture(tx, snapshot, snapshot.attempt?.amountMinor ?? 0n),
     );
   }
 
+  @HandleJob('void_authorization')
   async voidAuthorization(attemptId: string): Promise<void> {
     const attempt = await this.payments.findAttempt(this.dataSource, attemptId);
     if (!attempt?.processorReference) return;

@@ -333,13 +333,21 @@ export class DeliveryRepository {
     return { attempts: rows.map(toAttempt), total: total as number };
   }
 
-  /** Pending deliveries that are due and that no worker is sending: what Redis must hold a job for. */
-  async dueWithoutLease(executor: Executor, limit: number): Promise<DueDelivery[]> {
+  /**
+   * Pending deliveries that are due and that no worker is sending: what Redis must hold a job for.
+   * Oldest first, a page at a time after `after`.
+   */
+  async dueWithoutLease(
+    executor: Executor,
+    limit: number,
+    after?: Pick<DueDelivery, 'deliveryId' | 'dueAt'>,
+  ): Promise<DueDelivery[]> {
     const rows: DueRow[] = await executor.query(
       `SELECT delivery_id, attempt_count, next_attempt_at FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
-        ORDER BY next_attempt_at LIMIT $1`,
-      [limit],
+          AND ($2::timestamptz IS NULL OR (next_attempt_at, delivery_id) > ($2, $3))
+        ORDER BY next_attempt_at, delivery_id LIMIT $1`,
+      [limit, after?.dueAt ?? null, after?.deliveryId ?? null],
     );
     return rows.map(dueOf);
   }

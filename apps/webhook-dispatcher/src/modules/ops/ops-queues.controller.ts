@@ -8,10 +8,8 @@ import { OpsTokenGuard } from './ops-token.guard';
 /**
  * The on-call view of the delivery queue on the dispatcher's own port (never through the gateway):
  * job counts by state in Redis next to delivery counts by status in Postgres, the source of truth. A
- * large gap between Postgres `pending` and the Redis jobs is what the reconciler closes.
- *
- * Bull Board belongs here (`/ops/queues`, same guard) once @bull-board/api and @bull-board/fastify are
- * installed; until then this JSON summary is the dashboard (docs/webhooks.md, runbook).
+ * large gap between Postgres `pending` and the Redis jobs is what the platform's job reconciler closes.
+ * Bull Board (bull-board.ts, `/ops/board`, same token) shows the jobs themselves.
  */
 @Controller('ops/queues')
 @UseGuards(OpsTokenGuard)

@@ -1,76 +1,61 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import Redis from 'ioredis';
-import { DISPATCHER_CONFIG, DispatcherConfig } from '../../config';
+import { DurableJobs, JobRun, JobsOptions } from '@paygrid/platform';
+import { DispatcherConfig } from '../../config';
 import { DueDelivery } from '../deliveries/delivery.types';
 import { WebhookMetrics } from './webhook-metrics';
 
 /**
- * The BullMQ side of delivery: one job per due attempt, with the deterministic id
- * `${delivery_id}-${attempt}`, so enqueueing the same attempt twice (after the intake, by the reconciler,
- * after a crash) adds one job. Jobs are removed when done: Postgres keeps the record, and a removed id can
- * be enqueued again if Postgres says the attempt is still due. Queue name: do not rename (deployed
- * workers and keys in Redis use it).
+ * Delivery attempts as durable-job runs: each due attempt is one run of the `webhook_delivery` job of
+ * its delivery (the webhook_deliveries row is the record, see delivery.jobs.ts), so BullMQ holds one
+ * job per attempt under the id `${delivery_id}-${attempt}` and enqueueing the same attempt twice
+ * (after the intake, by the reconciler, after a crash) adds one job. The platform's jobs module owns
+ * the queue, the worker and the reconciler; this is the dispatcher's name for handing attempts to it.
+ * Queue name: do not rename (deployed workers and keys in Redis use it).
  */
 export const DELIVERY_QUEUE = 'webhook-deliveries';
+export const DELIVERY_JOB = 'webhook_delivery';
 
 export interface DeliveryJob {
   delivery_id: string;
   attempt: number;
 }
 
-export function jobIdOf(delivery: Pick<DueDelivery, 'deliveryId' | 'attempt'>): string {
-  return `${delivery.deliveryId}-${delivery.attempt}`;
+/** The dispatcher's queue settings, from its own variables (docs/webhooks.md, "Configuration"). */
+export function deliveryJobsOptions(config: DispatcherConfig): JobsOptions {
+  return {
+    queue: DELIVERY_QUEUE,
+    prefix: config.WEBHOOK_QUEUE_PREFIX,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    reconcileIntervalMs: config.WEBHOOK_RECONCILE_INTERVAL_MS,
+    stalledIntervalMs: config.WEBHOOK_STALLED_INTERVAL_MS,
+  };
+}
+
+export function runOf(due: DueDelivery): JobRun {
+  return { kind: DELIVERY_JOB, id: due.deliveryId, attempt: due.attempt, dueAt: due.dueAt };
 }
 
 @Injectable()
-export class DeliveryQueue implements OnApplicationShutdown {
-  readonly queue: Queue<DeliveryJob>;
-  private readonly connection: Redis;
-
+export class DeliveryQueue {
   constructor(
-    @Inject(DISPATCHER_CONFIG) readonly config: DispatcherConfig,
+    private readonly jobs: DurableJobs,
     metrics: WebhookMetrics,
   ) {
-    this.connection = new Redis(config.REDIS_URL, {
-      maxRetriesPerRequest: null,
-      connectionName: 'webhook-queue',
-    });
-    this.queue = new Queue<DeliveryJob>(DELIVERY_QUEUE, {
-      connection: this.connection,
-      prefix: config.WEBHOOK_QUEUE_PREFIX,
-      defaultJobOptions: { attempts: 1, removeOnComplete: true, removeOnFail: true },
-    });
-    // BullMQ emits connection errors as events; the reconciler covers whatever they cost.
-    this.queue.on('error', () => undefined);
     metrics.queueDepthSource = () => this.counts();
   }
 
-  async enqueue(due: DueDelivery[]): Promise<void> {
-    if (due.length === 0) return;
-    const now = Date.now();
-    await this.queue.addBulk(
-      due.map((delivery) => ({
-        name: 'deliver',
-        data: { delivery_id: delivery.deliveryId, attempt: delivery.attempt },
-        opts: { jobId: jobIdOf(delivery), delay: Math.max(0, delivery.dueAt.getTime() - now) },
-      })),
-    );
+  /** Best effort after the commit that made them due: the reconciler enqueues whatever this misses. */
+  enqueue(due: DueDelivery[]): Promise<void> {
+    return this.jobs.enqueue(due.map(runOf));
   }
 
-  /** Which of these attempts have a job in Redis (in any state). */
-  async held(due: DueDelivery[]): Promise<boolean[]> {
-    return Promise.all(
-      due.map(async (delivery) => (await this.queue.getJob(jobIdOf(delivery))) !== undefined),
-    );
+  /** The BullMQ queue, for Bull Board and tests. */
+  get queue(): Queue {
+    return this.jobs.queue;
   }
 
   counts(): Promise<Record<string, number>> {
-    return this.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed');
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.queue.close();
-    this.connection.disconnect();
+    return this.jobs.counts();
   }
 }

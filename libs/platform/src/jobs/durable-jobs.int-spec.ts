@@ -1,0 +1,340 @@
+import { randomBytes } from 'node:crypto';
+import { DynamicModule, INestApplicationContext, Injectable, Module } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
+import Redis from 'ioredis';
+import { createTestDatabase, TestDatabase, testBrokers, testRedisUrl, waitFor } from '@paygrid/testing';
+import { commonConfig } from '../config/common-config';
+import { loadConfig } from '../config/config';
+import { runInTransaction } from '../database/transaction-context';
+import { createLogger } from '../logging/logger';
+import { Metrics } from '../metrics/metrics';
+import { PlatformModule } from '../nest/platform.module';
+import { DurableJobs } from './durable-jobs';
+import { HandleJob } from './handle-job.decorator';
+import { JobRunInfo, JobsOptions } from './job.types';
+
+/**
+ * Durable jobs against the real Postgres and Redis, with two instances of a test app (two replicas:
+ * two workers, two reconcilers) on one database and one queue. Redis is a logical database of this
+ * file's own (db 8), so emptying it (FLUSHDB) stands for a Redis that lost its state, touching nothing
+ * else. Every handler run is recorded in `job_effects`, across both replicas, so "exactly once" is a
+ * count.
+ */
+const REDIS_DB = 8;
+const redisUrl = (() => {
+  const url = new URL(testRedisUrl());
+  url.pathname = `/${REDIS_DB}`;
+  return url.toString();
+})();
+
+class JobEffects1700000000200 implements MigrationInterface {
+  name = 'JobEffects1700000000200';
+  async up(runner: QueryRunner) {
+    await runner.query(
+      `CREATE TABLE job_effects (kind text NOT NULL, subject_id text NOT NULL, attempt int NOT NULL)`,
+    );
+  }
+  async down(runner: QueryRunner) {
+    await runner.query('DROP TABLE job_effects');
+  }
+}
+
+/** Runs the test holds at a barrier, by subject: the handler waits until the test releases it. */
+const barriers = new Map<string, { entered: () => void; release: Promise<void> }>();
+
+@Injectable()
+class TestJobs {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private record(subjectId: string, run: JobRunInfo) {
+    return this.dataSource.query('INSERT INTO job_effects (kind, subject_id, attempt) VALUES ($1, $2, $3)', [
+      run.kind,
+      subjectId,
+      run.attempt,
+    ]);
+  }
+
+  @HandleJob('test_effect')
+  async effect(subjectId: string, run: JobRunInfo): Promise<void> {
+    const barrier = barriers.get(subjectId);
+    if (barrier) {
+      barrier.entered();
+      await barrier.release;
+    }
+    await this.record(subjectId, run);
+  }
+
+  /** Fails its first two runs. */
+  @HandleJob('test_flaky')
+  async flaky(subjectId: string, run: JobRunInfo): Promise<void> {
+    await this.record(subjectId, run);
+    if (run.attempt < 3) throw new Error(`flaky run ${run.attempt}`);
+  }
+
+  @HandleJob('test_broken')
+  async broken(subjectId: string, run: JobRunInfo): Promise<void> {
+    await this.record(subjectId, run);
+    throw new Error('the processor is down');
+  }
+}
+
+@Injectable()
+class SecondEffectHandler {
+  @HandleJob('test_effect')
+  async effect(): Promise<void> {}
+}
+
+const prefix = `it-jobs-${randomBytes(4).toString('hex')}`;
+const jobsOptions: JobsOptions = {
+  queue: 'it-durable-jobs',
+  prefix,
+  reconcileIntervalMs: 200,
+  stalledIntervalMs: 2000,
+  maxAttempts: 3,
+  backoffMs: 50,
+};
+
+@Module({})
+class TestJobsModule {
+  static register(
+    databaseUrl: string,
+    handlers: (typeof TestJobs | typeof SecondEffectHandler)[] = [TestJobs],
+  ): DynamicModule {
+    const config = loadConfig(commonConfig('payouts'), {
+      DATABASE_URL: databaseUrl,
+      KAFKA_BROKERS: testBrokers().join(','),
+      REDIS_URL: redisUrl,
+      LOG_LEVEL: 'silent',
+    });
+    return {
+      module: TestJobsModule,
+      imports: [
+        PlatformModule.forRoot({
+          app: 'payouts',
+          config,
+          database: { migrations: [JobEffects1700000000200] },
+          outbox: false,
+          jobs: jobsOptions,
+        }),
+      ],
+      providers: handlers,
+    };
+  }
+}
+
+let database: TestDatabase;
+let redis: Redis;
+let replicaA: INestApplicationContext;
+let replicaB: INestApplicationContext;
+const logger = createLogger('payouts', 'silent');
+
+/** One replica; a boot that fails is closed again, so its connections do not outlive the test. */
+async function start(
+  handlers?: (typeof TestJobs | typeof SecondEffectHandler)[],
+): Promise<INestApplicationContext> {
+  const app = await Test.createTestingModule({
+    imports: [TestJobsModule.register(database.url, handlers)],
+  }).compile();
+  app.useLogger(false);
+  try {
+    return await app.init();
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+}
+
+const data = () => replicaA.get(DataSource);
+
+/** Schedules jobs in one committed transaction of replica A. */
+async function schedule(jobs: { kind: string; subjectId: string; dueAt: Date }[]): Promise<void> {
+  const durable = replicaA.get(DurableJobs);
+  await runInTransaction(data(), logger, async (tx) => {
+    for (const job of jobs) await durable.schedule(tx, job);
+  });
+}
+
+async function effectsOf(subjects: string[]): Promise<Map<string, number>> {
+  const rows: { subject_id: string; n: number }[] = await data().query(
+    'SELECT subject_id, count(*)::int AS n FROM job_effects WHERE subject_id = ANY($1) GROUP BY subject_id',
+    [subjects],
+  );
+  return new Map(rows.map((row) => [row.subject_id, row.n]));
+}
+
+async function jobsOf(
+  subjects: string[],
+): Promise<{ subject_id: string; status: string; attempts: number; last_error: string | null }[]> {
+  return data().query(
+    'SELECT subject_id, status, attempts, last_error FROM durable_jobs WHERE subject_id = ANY($1)',
+    [subjects],
+  );
+}
+
+const subjectsOf = (tag: string, count: number) =>
+  Array.from({ length: count }, (_, index) => `${tag}-${index}`);
+const later = () => new Date(Date.now() + 3_600_000);
+
+beforeAll(async () => {
+  database = await createTestDatabase('durable_jobs');
+  redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+  await redis.flushdb();
+  replicaA = await start();
+  replicaB = await start();
+}, 60_000);
+
+afterAll(async () => {
+  await replicaA?.close();
+  await replicaB?.close();
+  await redis?.flushdb();
+  redis?.disconnect();
+  await database?.drop();
+});
+
+describe('durable jobs', () => {
+  it('runs a job once it is due, and records nothing for a transaction that rolled back', async () => {
+    const [kept, rolledBack] = subjectsOf('commit', 2);
+    await schedule([{ kind: 'test_effect', subjectId: kept, dueAt: new Date() }]);
+    await runInTransaction(data(), logger, async (tx) => {
+      await replicaA
+        .get(DurableJobs)
+        .schedule(tx, { kind: 'test_effect', subjectId: rolledBack, dueAt: new Date() });
+      throw new Error('roll back');
+    }).catch(() => undefined);
+
+    await waitFor(async () => (await jobsOf([kept]))[0]?.status === 'done', {
+      what: 'the committed job to run',
+    });
+    expect(await effectsOf([kept, rolledBack])).toEqual(new Map([[kept, 1]]));
+    expect(await jobsOf([rolledBack])).toEqual([]);
+  });
+
+  it('loses none of 200 waiting jobs when Redis is emptied, and two replicas run each exactly once', async () => {
+    const subjects = subjectsOf('flush', 200);
+    await schedule(subjects.map((subjectId) => ({ kind: 'test_effect', subjectId, dueAt: later() })));
+    const queue = replicaA.get(DurableJobs).queue;
+    await waitFor(async () => (await queue.getDelayedCount()) >= 200, {
+      what: 'the 200 delayed jobs in Redis',
+    });
+
+    await redis.flushdb();
+    expect(await queue.getDelayedCount()).toBe(0);
+    // The due time arrives: only the reconcilers, reading Postgres, can bring the jobs back.
+    await data().query(`UPDATE durable_jobs SET due_at = now() WHERE subject_id = ANY($1)`, [subjects]);
+
+    await waitFor(async () => (await jobsOf(subjects)).every((job) => job.status === 'done'), {
+      timeoutMs: 30_000,
+      what: 'every job to run after the flush',
+    });
+    const effects = await effectsOf(subjects);
+    expect(subjects.filter((subject) => effects.get(subject) !== 1)).toEqual([]);
+    expect((await jobsOf(subjects)).every((job) => job.attempts === 1)).toBe(true);
+  });
+
+  it('runs nothing for a redelivered BullMQ job of a run another worker holds or finished', async () => {
+    const [subject] = subjectsOf('stalled', 1);
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    barriers.set(subject, { entered, release: new Promise<void>((resolve) => (release = resolve)) });
+    await schedule([{ kind: 'test_effect', subjectId: subject, dueAt: new Date() }]);
+    await inside;
+
+    // What a stalled job's redelivery is: a second BullMQ job for the run that is being handled.
+    const [{ job_id: jobId }] = await data().query('SELECT job_id FROM durable_jobs WHERE subject_id = $1', [
+      subject,
+    ]);
+    const queue = replicaB.get(DurableJobs).queue;
+    await queue.add(
+      'test_effect',
+      { id: jobId, attempt: 1 },
+      { jobId: `${jobId}-redelivered`, removeOnComplete: true },
+    );
+    await waitFor(async () => (await queue.getJobState(`${jobId}-redelivered`)) === 'unknown', {
+      what: 'the redelivered job to finish',
+    });
+    release();
+    await waitFor(async () => (await jobsOf([subject]))[0]?.status === 'done', {
+      what: 'the held run to finish',
+    });
+
+    await queue.add(
+      'test_effect',
+      { id: jobId, attempt: 1 },
+      { jobId: `${jobId}-late`, removeOnComplete: true },
+    );
+    await waitFor(async () => (await queue.getJobState(`${jobId}-late`)) === 'unknown', {
+      what: 'the late duplicate to finish',
+    });
+    expect(await effectsOf([subject])).toEqual(new Map([[subject, 1]]));
+  });
+
+  it('brings back a run whose job Redis kept in no list (a partial loss)', async () => {
+    const [subject] = subjectsOf('orphan', 1);
+    await schedule([{ kind: 'test_effect', subjectId: subject, dueAt: later() }]);
+    const [{ job_id: jobId }] = await data().query('SELECT job_id FROM durable_jobs WHERE subject_id = $1', [
+      subject,
+    ]);
+    const queue = replicaA.get(DurableJobs).queue;
+    await waitFor(async () => (await queue.getJobState(`${jobId}-1`)) === 'delayed', {
+      what: 'the delayed job',
+    });
+    // The job's hash survives, the list that made it run does not.
+    expect(await redis.zrem(`${prefix}:${jobsOptions.queue}:delayed`, `${jobId}-1`)).toBe(1);
+    expect(await queue.getJob(`${jobId}-1`)).toBeDefined();
+
+    await data().query(`UPDATE durable_jobs SET due_at = now() WHERE job_id = $1`, [jobId]);
+    await waitFor(async () => (await jobsOf([subject]))[0]?.status === 'done', {
+      what: 'the orphaned run to be restored and run',
+    });
+    expect(await effectsOf([subject])).toEqual(new Map([[subject, 1]]));
+  });
+
+  it('retries a throwing handler with backoff, and leaves one that keeps failing failed with its error', async () => {
+    const [flaky, broken] = subjectsOf('retry', 2);
+    await schedule([
+      { kind: 'test_flaky', subjectId: flaky, dueAt: new Date() },
+      { kind: 'test_broken', subjectId: broken, dueAt: new Date() },
+    ]);
+    await waitFor(
+      async () => {
+        const jobs = await jobsOf([flaky, broken]);
+        return jobs.length === 2 && jobs.every((job) => job.status !== 'pending');
+      },
+      { timeoutMs: 20_000, what: 'both jobs to settle' },
+    );
+    const jobs = new Map((await jobsOf([flaky, broken])).map((job) => [job.subject_id, job]));
+    expect(jobs.get(flaky)).toMatchObject({ status: 'done', attempts: 3, last_error: null });
+    expect(jobs.get(broken)).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      last_error: 'the processor is down',
+    });
+    expect(await effectsOf([flaky, broken])).toEqual(
+      new Map([
+        [flaky, 3],
+        [broken, 3],
+      ]),
+    );
+    const metrics = await replicaA.get(Metrics).registry.metrics();
+    expect(metrics).toMatch(/paygrid_durable_jobs\{status="failed",app="payouts"\} 1/);
+  });
+
+  it('refuses to boot when two handlers claim a kind, or a pending job has no handler', async () => {
+    await expect(start([TestJobs, SecondEffectHandler])).rejects.toThrow(
+      'two handlers claim job kind test_effect',
+    );
+    await data().query(
+      `INSERT INTO durable_jobs (job_id, kind, subject_id, due_at) VALUES ('job_orphan_kind', 'retired_kind', 'x', $1)`,
+      [later()],
+    );
+    try {
+      await expect(start()).rejects.toThrow(
+        'pending durable jobs of kind(s) retired_kind have no @HandleJob handler',
+      );
+    } finally {
+      await data().query(`DELETE FROM durable_jobs WHERE job_id = 'job_orphan_kind'`);
+    }
+  });
+});

@@ -1,0 +1,115 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { Logger } from 'pino';
+import { LOGGER } from '../nest/tokens';
+import { JobMetrics } from './job-metrics';
+import { JobQueue } from './job-queue';
+import { JobRegistry } from './job-registry';
+import { JobStore } from './job-store';
+import { JOBS_OPTIONS } from './jobs.tokens';
+import { JobRecord, JobRun, ResolvedJobsOptions } from './job.types';
+
+/**
+ * Never lose a job (architecture rule 9): every `reconcileIntervalMs`, the runs Postgres says are due
+ * and that no worker holds (pending `durable_jobs` rows and every own record's due runs) are checked
+ * against Redis, and each one Redis does not hold in a runnable state is enqueued again under its run's
+ * job id. That covers a Redis restart, FLUSHALL or partial loss, a job that stalled twice, and a
+ * process that died between its commit and its enqueue; a run held under an expired lease (its worker
+ * died) comes back as the next run.
+ *
+ * One replica works per tick and queue: a transaction-scoped advisory lock elects it and the others
+ * skip the tick. A pass has a deadline, so a Redis that does not answer cannot stop the ticks (the
+ * stuck pass's commands wait in ioredis's offline queue; its transaction ends once Redis answers).
+ */
+const RECONCILER_LOCK_CLASS = 748_213_006;
+const PAGE = 500;
+/** Up to this many due runs are checked per record and pass; the rest wait for the next tick. */
+const MAX_PAGES = 20;
+const PASS_DEADLINE_MS = 15_000;
+
+@Injectable()
+export class JobReconciler {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
+  private stopped = true;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly store: JobStore,
+    private readonly registry: JobRegistry,
+    private readonly queue: JobQueue,
+    private readonly metrics: JobMetrics,
+    @Inject(JOBS_OPTIONS) private readonly options: ResolvedJobsOptions,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** One pass; returns how many runs it enqueued again (0 when another replica holds the lock). */
+  reconcile(): Promise<number> {
+    const pass = this.dataSource.transaction(async (manager) => {
+      const [lock] = await manager.query('SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS acquired', [
+        RECONCILER_LOCK_CLASS,
+        this.options.queue,
+      ]);
+      if (!lock.acquired) return 0;
+      let restored = await this.restoreDue(manager, this.store);
+      for (const [, record] of this.registry.ownRecords()) restored += await this.restoreDue(manager, record);
+      return restored;
+    });
+    return withDeadline(pass, PASS_DEADLINE_MS, 'a reconciler pass');
+  }
+
+  private async restoreDue(
+    manager: EntityManager,
+    record: Pick<JobRecord, 'dueRuns' | 'reenqueued'>,
+  ): Promise<number> {
+    let restored = 0;
+    let after: JobRun | undefined;
+    for (let page = 0; page < MAX_PAGES; page += 1) {
+      const due = await record.dueRuns(manager, { limit: PAGE, after });
+      if (due.length === 0) break;
+      const lost = await this.queue.restore(due);
+      if (lost.length > 0) {
+        restored += lost.length;
+        for (const run of lost) this.metrics.reenqueued.inc({ kind: run.kind });
+        record.reenqueued?.(lost);
+        this.logger.info(
+          { count: lost.length, kind: lost[0].kind },
+          're-enqueued due job runs that Redis did not hold',
+        );
+      }
+      if (due.length < PAGE) break;
+      after = due[due.length - 1];
+    }
+    return restored;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.reconcile()
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'job reconciler pass failed; will retry'))
+        .finally(() => this.schedule(this.options.reconcileIntervalMs));
+    }, delayMs);
+  }
+}
+
+/** Rejects after `ms`; the late outcome of `work` is ignored. */
+function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}

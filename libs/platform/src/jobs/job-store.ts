@@ -1,0 +1,165 @@
+import { Injectable } from '@nestjs/common';
+import { newId } from '@paygrid/ids';
+import { Executor, rowsOf } from '../database/data-source';
+import { JobRun, NewJob } from './job.types';
+
+/**
+ * All SQL of `durable_jobs`, the record of every job whose kind has no record of its own. A row is
+ * `pending` until a run succeeds (`done`) or the last allowed run failed (`failed`, with its error, for
+ * on-call). `attempts` counts the runs started; a run is claimed by moving `attempts` from n - 1 to n
+ * under a lease, and every later write is conditional on `attempts = n`, so a stale or duplicated
+ * BullMQ job (a stalled job redelivered, a second replica's enqueue) changes nothing.
+ */
+interface JobRow {
+  job_id: string;
+  kind: string;
+  subject_id: string;
+  attempts: number;
+  due_at: Date;
+}
+
+export interface ClaimedJob {
+  kind: string;
+  subjectId: string;
+}
+
+const runOf = (row: JobRow): JobRun => ({
+  kind: row.kind,
+  id: row.job_id,
+  attempt: row.attempts + 1,
+  dueAt: new Date(row.due_at),
+});
+
+@Injectable()
+export class JobStore {
+  /** The run to enqueue after commit, or undefined when this (kind, subject) was already scheduled. */
+  async insert(executor: Executor, job: NewJob): Promise<JobRun | undefined> {
+    const [row] = rowsOf<JobRow>(
+      await executor.query(
+        `INSERT INTO durable_jobs (job_id, kind, subject_id, due_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (kind, subject_id) DO NOTHING
+         RETURNING job_id, kind, subject_id, attempts, due_at`,
+        [newId('job'), job.kind, job.subjectId, job.dueAt],
+      ),
+    );
+    return row ? runOf(row) : undefined;
+  }
+
+  /** Takes run `attempt` of a pending job under a lease; undefined if the run is stale or held by another worker. */
+  async claim(
+    executor: Executor,
+    jobId: string,
+    attempt: number,
+    leaseMs: number,
+  ): Promise<ClaimedJob | undefined> {
+    const [row] = rowsOf<JobRow>(
+      await executor.query(
+        `UPDATE durable_jobs SET attempts = $2, lease_until = now() + $3 * interval '1 millisecond', updated_at = now()
+          WHERE job_id = $1 AND status = 'pending' AND attempts = $2 - 1
+            AND (lease_until IS NULL OR lease_until < now())
+          RETURNING kind, subject_id`,
+        [jobId, attempt, leaseMs],
+      ),
+    );
+    return row ? { kind: row.kind, subjectId: row.subject_id } : undefined;
+  }
+
+  /** Keeps a long run's lease alive; false once the run is no longer this worker's. */
+  async renew(executor: Executor, jobId: string, attempt: number, leaseMs: number): Promise<boolean> {
+    const rows = rowsOf(
+      await executor.query(
+        `UPDATE durable_jobs SET lease_until = now() + $3 * interval '1 millisecond'
+          WHERE job_id = $1 AND status = 'pending' AND attempts = $2 RETURNING job_id`,
+        [jobId, attempt, leaseMs],
+      ),
+    );
+    return rows.length === 1;
+  }
+
+  async complete(executor: Executor, jobId: string, attempt: number): Promise<boolean> {
+    return this.finish(
+      executor,
+      jobId,
+      attempt,
+      `status = 'done', last_error = NULL, completed_at = now()`,
+      [],
+    );
+  }
+
+  /** Gives up on the job: it stays `failed` with its last error for on-call. */
+  async fail(executor: Executor, jobId: string, attempt: number, error: string): Promise<boolean> {
+    return this.finish(executor, jobId, attempt, `status = 'failed', last_error = $3, completed_at = now()`, [
+      error,
+    ]);
+  }
+
+  /** Run `attempt` failed: the next run is due after `delayMs`. Returns that run, or undefined if stale. */
+  async retryLater(
+    executor: Executor,
+    jobId: string,
+    attempt: number,
+    error: string,
+    delayMs: number,
+  ): Promise<JobRun | undefined> {
+    const [row] = rowsOf<JobRow>(
+      await executor.query(
+        `UPDATE durable_jobs SET lease_until = NULL, last_error = $3, due_at = now() + $4 * interval '1 millisecond',
+                updated_at = now()
+          WHERE job_id = $1 AND status = 'pending' AND attempts = $2
+          RETURNING job_id, kind, subject_id, attempts, due_at`,
+        [jobId, attempt, error, delayMs],
+      ),
+    );
+    return row ? runOf(row) : undefined;
+  }
+
+  /** Pending runs that are due and that no live lease holds: what Redis must hold a job for. */
+  async dueRuns(executor: Executor, page: { limit: number; after?: JobRun }): Promise<JobRun[]> {
+    const rows = rowsOf<JobRow>(
+      await executor.query(
+        `SELECT job_id, kind, subject_id, attempts, due_at FROM durable_jobs
+          WHERE status = 'pending' AND due_at <= now() AND (lease_until IS NULL OR lease_until < now())
+            AND ($2::timestamptz IS NULL OR (due_at, job_id) > ($2, $3))
+          ORDER BY due_at, job_id LIMIT $1`,
+        [page.limit, page.after?.dueAt ?? null, page.after?.id ?? null],
+      ),
+    );
+    return rows.map(runOf);
+  }
+
+  /** Kinds that still have work to do: each needs a handler before the app may start. */
+  async pendingKinds(executor: Executor): Promise<string[]> {
+    const rows = rowsOf<{ kind: string }>(
+      await executor.query(`SELECT DISTINCT kind FROM durable_jobs WHERE status = 'pending'`),
+    );
+    return rows.map((row) => row.kind);
+  }
+
+  /** For the gauges; both statuses have a partial index. */
+  async countOpen(executor: Executor): Promise<{ pending: number; failed: number }> {
+    const [row] = rowsOf<{ pending: number; failed: number }>(
+      await executor.query(
+        `SELECT (SELECT count(*)::int FROM durable_jobs WHERE status = 'pending') AS pending,
+                (SELECT count(*)::int FROM durable_jobs WHERE status = 'failed') AS failed`,
+      ),
+    );
+    return row;
+  }
+
+  private async finish(
+    executor: Executor,
+    jobId: string,
+    attempt: number,
+    set: string,
+    extra: unknown[],
+  ): Promise<boolean> {
+    const rows = rowsOf(
+      await executor.query(
+        `UPDATE durable_jobs SET ${set}, lease_until = NULL, updated_at = now()
+          WHERE job_id = $1 AND status = 'pending' AND attempts = $2 RETURNING job_id`,
+        [jobId, attempt, ...extra],
+      ),
+    );
+    return rows.length === 1;
+  }
+}

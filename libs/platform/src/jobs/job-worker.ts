@@ -1,0 +1,60 @@
+import { Inject, Injectable, Type } from '@nestjs/common';
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Job } from 'bullmq';
+import { Logger } from 'pino';
+import { LOGGER } from '../nest/tokens';
+import { RunOutcome } from './job-metrics';
+import { JobRunner } from './job-runner';
+import { ResolvedJobsOptions, RunData } from './job.types';
+
+/**
+ * The app's BullMQ worker, created by @nestjs/bullmq from the `@Processor` metadata. It is created
+ * stopped (`autorun: false`) and started by the jobs lifecycle once the handlers have been checked, so
+ * nothing runs in an app that is about to refuse to boot. Its lock and stalled-job check use
+ * `stalledIntervalMs`, so the runs of a worker that died (kill -9, a lost node) are picked up that
+ * soon; a job that stalls twice is failed and removed, and the reconciler enqueues its run again.
+ */
+@Injectable()
+export class JobWorker extends WorkerHost {
+  constructor(
+    private readonly runner: JobRunner,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    super();
+  }
+
+  process(job: Job<RunData>): Promise<RunOutcome> {
+    return this.runner.run(job.name, job.data);
+  }
+
+  start(): void {
+    this.worker.on('error', (error) => this.logger.warn({ err: error }, 'job worker error'));
+    this.worker.on('failed', (job, error) =>
+      this.logger.error(
+        { err: error, job_id: job?.id },
+        'job run failed in BullMQ; the reconciler enqueues it again',
+      ),
+    );
+    this.worker.run().catch((error: unknown) => this.logger.error({ err: error }, 'job worker stopped'));
+  }
+
+  stop(): Promise<void> {
+    return this.worker.close();
+  }
+}
+
+/** The worker of one app's queue: `@Processor` options are class metadata, hence a class per queue. */
+export function workerClassFor(options: ResolvedJobsOptions): Type<JobWorker> {
+  class QueueWorker extends JobWorker {}
+  Processor(
+    { name: options.queue },
+    {
+      autorun: false,
+      concurrency: options.concurrency,
+      lockDuration: options.stalledIntervalMs,
+      stalledInterval: options.stalledIntervalMs,
+      maxStalledCount: 1,
+    },
+  )(QueueWorker);
+  return QueueWorker;
+}
