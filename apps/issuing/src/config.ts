@@ -66,7 +66,12 @@ export const configSchema = {
     max: 600_000,
   }),
   PAN_TOKEN_TTL_SECONDS: env.int('lifetime of a PAN token', { default: 60, min: 10, max: 3600 }),
-  JOBS_POLL_INTERVAL_MS: env.int('how often due durable work is looked for in Postgres', { default: 500, min: 20, max: 60_000 }),
+  JOBS_PREFIX: env.string('BullMQ key prefix of the issuing job queue in Redis', { default: 'paygrid-issuing' }),
+  JOBS_RECONCILE_INTERVAL_MS: env.int('how often due work recorded in Postgres is (re-)enqueued to BullMQ', {
+    default: 1000,
+    min: 50,
+    max: 60_000,
+  }),
 } satisfies ConfigSchema;
 
 export type IssuingConfig = ConfigOf<typeof configSchema>;

@@ -7,13 +7,15 @@ import { IssuingTables1760000000000 } from './migrations/1760000000000-issuing';
 import { CardModule } from './modules/cards/card.module';
 import { CardholderModule } from './modules/cardholders/cardholder.module';
 import { CatalogueModule } from './modules/catalogue/catalogue.module';
-import { InterimJobsTable1760000000002 } from './modules/jobs/interim-durable-jobs';
 
 /**
  * The issuing service (docs/issuing.md): card products, cardholders and their KYC, cards and card orders, the
  * card-number pool and the sensitive details, with the issuing money in its own double-entry ledger.
  */
-export const ISSUING_MIGRATIONS = [IssuingTables1760000000000, createLedgerTablesMigration(1760000000001), InterimJobsTable1760000000002];
+/** The BullMQ queue of issuing's durable jobs (KYC reviews, card orders). Stored in Redis: never rename it. */
+export const ISSUING_JOB_QUEUE = 'issuing-jobs';
+
+export const ISSUING_MIGRATIONS = [IssuingTables1760000000000, createLedgerTablesMigration(1760000000001)];
 
 @Global()
 @Module({})
@@ -40,6 +42,8 @@ export class IssuingModule {
           database: { migrations: ISSUING_MIGRATIONS },
           commands: true,
           commandErrors: mapIssuingError,
+          redis: true,
+          jobs: { queue: ISSUING_JOB_QUEUE, prefix: config.JOBS_PREFIX, reconcileIntervalMs: config.JOBS_RECONCILE_INTERVAL_MS },
         }),
         IssuingConfigModule.register(config),
         CatalogueModule,

@@ -40,7 +40,6 @@ export const ACQUIRING_E2E_ENV = {
 export const ISSUING_E2E_ENV = {
   KYC_REVIEW_DELAY_MS: '400',
   CARD_ORDER_DELAY_MS: '150',
-  JOBS_POLL_INTERVAL_MS: '100',
 };
 
 export function e2eSettings(infrastructure: {

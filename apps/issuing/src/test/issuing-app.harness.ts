@@ -1,4 +1,5 @@
 export { actorOf, refusalOf, resultOf } from '@paygrid/testing';
+import { randomBytes } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { Actor, CommandDefinition, CommandReply, PayloadOf, ResultOf, SANDBOX_SEED_DEFAULTS } from '@paygrid/contracts';
@@ -8,7 +9,8 @@ import { IssuingModule } from '../issuing.module';
 
 /**
  * The issuing app in-process on the shared service harness (libs/testing): a throwaway database, a Kafka stack of
- * its own (commands and events on topics no other test or stack sees), test-speed sandbox delays. `send` takes
+ * its own (commands and events on topics no other test or stack sees), a BullMQ prefix of its own (removed when
+ * the app stops), test-speed sandbox delays. `send` takes
  * the declared command, so payloads and results are typed as the gateway's are.
  */
 export interface IssuingApp {
@@ -23,7 +25,7 @@ export interface IssuingApp {
 export const ISSUING_TEST_ENV = {
   KYC_REVIEW_DELAY_MS: '200',
   CARD_ORDER_DELAY_MS: '100',
-  JOBS_POLL_INTERVAL_MS: '100',
+  JOBS_RECONCILE_INTERVAL_MS: '200',
 };
 
 export async function startIssuingApp(env: Record<string, string> = {}): Promise<IssuingApp> {
@@ -31,7 +33,8 @@ export async function startIssuingApp(env: Record<string, string> = {}): Promise
     app: 'issuing',
     configSchema,
     module: (config) => IssuingModule.register(config),
-    env: { ...ISSUING_TEST_ENV, ...env },
+    env: { ...ISSUING_TEST_ENV, JOBS_PREFIX: `iss-it-${randomBytes(4).toString('hex')}`, ...env },
+    redisPrefixes: (config) => [config.JOBS_PREFIX],
   });
   return {
     get app() {

@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Logger } from 'pino';
 import { CardholderRef, CreateCardholderPayload, IssuingCommand, ListCardholdersPayload, UpdateCardholderPayload } from '@paygrid/contracts';
-import { CommandContext, HandleCommand, LOGGER, runInTransaction, WriteContext } from '@paygrid/platform';
-import { HandleJob } from '../jobs/interim-durable-jobs';
+import { CommandContext, HandleCommand, HandleJob, LOGGER, runInTransaction, WriteContext } from '@paygrid/platform';
 import { CardholderService, KYC_REVIEW_JOB } from './cardholder.service';
 
 /** Cardholder commands (thin) and the KYC review job. */

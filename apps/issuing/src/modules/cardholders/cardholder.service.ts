@@ -13,12 +13,11 @@ import {
   UpdateCardholderPayload,
 } from '@paygrid/contracts';
 import { uuidV4 } from '@paygrid/ids';
-import { ApiError, TransactionContext } from '@paygrid/platform';
+import { ApiError, DurableJobs, TransactionContext } from '@paygrid/platform';
 import { ISSUING_CONFIG, IssuingConfig } from '../../config';
 import { CardholderErrors } from '../../common/issuing-errors';
 import { recordIssuingEvent } from '../../common/issuing-events';
 import { pageOf } from '../../common/paging';
-import { DurableJobs } from '../jobs/interim-durable-jobs';
 import { LIVE_CARD_STATUSES } from '../cards/card.states';
 import { cardholderEventData, presentCardholder, presentCardholderWrite } from './cardholder.presenter';
 import { CardholderRepository, CardholderWrite } from './cardholder.repository';

@@ -14,8 +14,7 @@ import {
   UpdateCardPayload,
   UpdateCardStatusPayload,
 } from '@paygrid/contracts';
-import { CommandContext, HandleCommand, WriteContext } from '@paygrid/platform';
-import { HandleJob } from '../jobs/interim-durable-jobs';
+import { CommandContext, HandleCommand, HandleJob, WriteContext } from '@paygrid/platform';
 import { CardOrderService } from './card-order.service';
 import { CARD_ORDER_JOB, CardService } from './card.service';
 

@@ -3,7 +3,6 @@ import { BalancesModule } from '../balances/issuing-balances';
 import { CatalogueModule } from '../catalogue/catalogue.module';
 import { CardholderModule } from '../cardholders/cardholder.module';
 import { CryptoModule } from '../crypto/card-mint';
-import { InterimJobsModule } from '../jobs/interim-durable-jobs';
 import { PoolModule } from '../pool/pool.service';
 import { CardCommands } from './card.commands';
 import { CardOrderRepository } from './card-order.repository';
@@ -13,7 +12,7 @@ import { CardService } from './card.service';
 
 /** Cards, their orders and their money. */
 @Module({
-  imports: [CatalogueModule, CardholderModule, PoolModule, BalancesModule, CryptoModule, InterimJobsModule],
+  imports: [CatalogueModule, CardholderModule, PoolModule, BalancesModule, CryptoModule],
   providers: [CardRepository, CardOrderRepository, CardService, CardOrderService, CardCommands],
 })
 export class CardModule {}

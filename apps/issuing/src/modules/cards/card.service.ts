@@ -24,7 +24,7 @@ import {
 } from '@paygrid/contracts';
 import { toMajorNumber } from '@paygrid/money';
 import { uuidV4 } from '@paygrid/ids';
-import { ApiError, Executor, TransactionContext } from '@paygrid/platform';
+import { ApiError, DurableJobs, Executor, TransactionContext } from '@paygrid/platform';
 import { ISSUING_CONFIG, IssuingConfig } from '../../config';
 import { CardErrors, CardholderErrors } from '../../common/issuing-errors';
 import { recordIssuingEvent } from '../../common/issuing-events';
@@ -38,7 +38,6 @@ import { CardholderService } from '../cardholders/cardholder.service';
 import { Cardholder } from '../cardholders/cardholder.types';
 import { CardMint } from '../crypto/card-mint';
 import { IssuingTransport, SecretHasher, TransportError } from '../crypto/card-secrets';
-import { DurableJobs } from '../jobs/interim-durable-jobs';
 import { PoolRepository } from '../pool/pool.repository';
 import { PoolService } from '../pool/pool.service';
 import { CardOrder, CardOrderRepository } from './card-order.repository';
