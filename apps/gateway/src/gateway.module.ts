@@ -15,6 +15,7 @@ import { IdempotencyInterceptor } from './modules/idempotency/idempotency.interc
 import { IdempotencyService } from './modules/idempotency/idempotency.service';
 import { AccountsController } from './modules/accounts/accounts.controller';
 import { acquiringControllers, acquiringProviders } from './modules/acquiring';
+import { issuingControllers, issuingProviders } from './modules/issuing';
 import { GatewayHealthController } from './modules/health/gateway-health.controller';
 import { UnavailableController } from './modules/unavailable/unavailable.controller';
 import { DiagnosticsController } from './modules/diagnostics/diagnostics.controller';
@@ -25,6 +26,7 @@ export const GATEWAY_CONTROLLERS: Type<unknown>[] = [
   TokenController,
   AccountsController,
   ...acquiringControllers,
+  ...issuingControllers,
   WebhooksController,
   GatewayHealthController,
   DiagnosticsController,
@@ -56,6 +58,7 @@ export class GatewayModule {
         IdempotencyService,
         ServiceCalls,
         ...acquiringProviders,
+        ...issuingProviders,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],

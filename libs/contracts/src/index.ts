@@ -13,3 +13,5 @@ export * from './validation/field-rules';
 export * from './validation/paging';
 export * from './validation/cross-field-rules';
 export * from './create-sub-account.dto';
+export * from './validation/page-query';
+export * from './issuing';

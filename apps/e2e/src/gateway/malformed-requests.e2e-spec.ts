@@ -79,6 +79,23 @@ describe('malformed requests', () => {
     expect(routes.map((route) => `${route.method} ${route.path}`)).toEqual(
       expect.arrayContaining(['POST /v1/connect/token', 'GET /v1/accounts', 'POST /v1/accounts/create_accounts']),
     );
+    // Issuing (issue 10): every route family, the ones with sealed secrets and the sensitive ones included.
+    expect(routes.map((route) => `${route.method} ${route.path}`)).toEqual(
+      expect.arrayContaining([
+        'GET /v1/issuing/products',
+        'POST /v1/issuing/cardholders',
+        'POST /v1/issuing/cardholders/{id}',
+        'POST /v1/issuing/cards',
+        'GET /v1/issuing/cards',
+        'POST /v1/issuing/cards/assign',
+        'POST /v1/issuing/cards/activate',
+        'GET /v1/issuing/cards/{id}/secure',
+        'POST /v1/issuing/cards/{id}/token',
+        'POST /v1/issuing/cards/{id}/recharge',
+        'POST /v1/issuing/cards/{id}/withdraw',
+        'GET /v1/issuing/card_orders/{id}',
+      ]),
+    );
   });
 
   it('answers at least 1,000 generated malformed requests with no 5xx and every refusal in an envelope', async () => {

@@ -36,6 +36,12 @@ export const ACQUIRING_E2E_ENV = {
   JOBS_RECONCILE_INTERVAL_MS: '300',
 };
 
+/** Issuing at test speed: short KYC review and card-order delays, a fast job poller. */
+export const ISSUING_E2E_ENV = {
+  KYC_REVIEW_DELAY_MS: '400',
+  CARD_ORDER_DELAY_MS: '150',
+};
+
 export function e2eSettings(infrastructure: {
   kafkaBrokers: string;
   databaseServerUrl: string;
@@ -56,6 +62,7 @@ export function e2eSettings(infrastructure: {
       // High enough for the concurrency tests; the rate-limit test runs its own gateway with a low one.
       RATE_LIMIT_PER_SECOND: '2000',
       ...ACQUIRING_E2E_ENV,
+      ...ISSUING_E2E_ENV,
     },
   };
 }
