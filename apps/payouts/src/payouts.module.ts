@@ -1,18 +1,63 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { CommandTopics } from '@paygrid/contracts';
-import { commandControllerFor, ConfigOf, PlatformModule } from '@paygrid/platform';
-import { configSchema } from './config';
+import { createLedgerTablesMigration } from '@paygrid/ledger';
+import { COMMAND_ERROR_MAPPER, commandControllerFor, PlatformModule } from '@paygrid/platform';
+import { CONSUMED_TOPICS, ConsumedTopics, DEFAULT_CONSUMED_TOPICS } from './common/consumed-topics';
+import { mapPayoutsError } from './common/payouts-errors';
+import { PAYOUTS_CONFIG, PayoutsConfig } from './config';
+import { Payouts1750000000000 } from './migrations/1750000000000-payouts';
+import { AccountDirectoryModule } from './modules/account-directory/account-directory.module';
+import { BalancesModule } from './modules/balances/balances.module';
+import { BankAccountModule } from './modules/bank-accounts/bank-account.module';
+import { LedgerAuditModule } from './modules/ledger-audit/ledger-audit.module';
+import { PayoutModule } from './modules/payouts/payout.module';
+import { SandboxSeedModule } from './modules/sandbox-seed/sandbox-seed.module';
+
+/** The payouts ledger's tables, created in the payouts database after the service's own. */
+const LedgerTables = createLedgerTablesMigration(1750000000001);
 
 /**
- * The payouts service. Its domain modules arrive with their issues; until then it answers the
- * platform's ping on its command topic and refuses every other command as not available yet.
+ * Provided globally so the platform's command dispatcher finds it: the service's domain errors
+ * (a payout the balance cannot cover) become the API's envelopes.
+ */
+@Global()
+@Module({})
+class PayoutsSharedModule {
+  static register(config: PayoutsConfig, topics: ConsumedTopics): DynamicModule {
+    const providers = [
+      { provide: COMMAND_ERROR_MAPPER, useValue: mapPayoutsError },
+      { provide: PAYOUTS_CONFIG, useValue: config },
+      { provide: CONSUMED_TOPICS, useValue: topics },
+    ];
+    return { module: PayoutsSharedModule, providers, exports: providers };
+  }
+}
+
+/**
+ * The payouts service (docs/payouts.md): the owner of merchants' money. Settlement bank accounts,
+ * payment balances kept in a double-entry ledger fed by acquiring's events, and payouts driven through
+ * the sandbox bank rail.
  */
 @Module({})
 export class PayoutsModule {
-  static register(config: ConfigOf<typeof configSchema>): DynamicModule {
+  static register(config: PayoutsConfig, options: { topics?: Partial<ConsumedTopics> } = {}): DynamicModule {
     return {
       module: PayoutsModule,
-      imports: [PlatformModule.forRoot({ app: 'payouts', config, database: {}, commands: true })],
+      imports: [
+        PlatformModule.forRoot({
+          app: 'payouts',
+          config,
+          database: { migrations: [Payouts1750000000000, LedgerTables] },
+          commands: true,
+        }),
+        PayoutsSharedModule.register(config, { ...DEFAULT_CONSUMED_TOPICS, ...options.topics }),
+        AccountDirectoryModule,
+        BankAccountModule,
+        BalancesModule,
+        PayoutModule,
+        LedgerAuditModule,
+        SandboxSeedModule,
+      ],
       controllers: [commandControllerFor(CommandTopics.payouts)],
     };
   }

@@ -1,6 +1,6 @@
 import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateBy } from 'class-validator';
 import type { Page } from './acquiring';
-import { CommandDefinition, defineCommand, NoPayload, returns } from './command-definition';
+import { defineCommand, NoPayload, returns } from './command-definition';
 import { AmountIn, Country, CurrencyCode, RequiredWhen, Text, Timestamp } from './validation/field-rules';
 import { PageQueryPayload } from './validation/page-query';
 
@@ -335,7 +335,7 @@ export const PayoutCommand = {
     mutates: false,
     needsActor: false,
   }),
-} satisfies Record<string, CommandDefinition>;
+};
 
 // ---------------------------------------------------------------------------------------------------
 // Events (spec 6; category PAYOUT), on paygrid.payouts.events, keyed by payout id

@@ -1,0 +1,60 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Kafka } from 'kafkajs';
+import { Logger } from 'pino';
+import { AccountEvents, DomainEvent } from '@paygrid/contracts';
+import { APP_CONFIG, EventSubscriber, KAFKA, LOGGER, Metrics } from '@paygrid/platform';
+import { CONSUMED_TOPICS, ConsumedTopics } from '../../common/consumed-topics';
+import { AccountDirectoryRepository } from './account-directory.repository';
+
+/**
+ * Keeps the account directory current from the accounts service's events (each carries the account as
+ * the API returns it). Applying one is an upsert guarded by the event's time, so a redelivered or late
+ * event changes nothing and no inbox row is needed. The group reads from the earliest offset: a new
+ * payouts deployment learns every account that exists.
+ */
+const ACCOUNT_EVENTS = new Set<string>([AccountEvents.created, AccountEvents.statusUpdated, AccountEvents.verificationUpdated]);
+
+@Injectable()
+export class AccountDirectoryListener implements OnApplicationBootstrap, OnApplicationShutdown {
+  private subscriber?: EventSubscriber;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly directory: AccountDirectoryRepository,
+    @Inject(KAFKA) private readonly kafka: Kafka,
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly metrics: Metrics,
+    @Inject(APP_CONFIG) private readonly config: { KAFKA_GROUP_PREFIX: string },
+    @Inject(CONSUMED_TOPICS) private readonly topics: ConsumedTopics,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.subscriber = new EventSubscriber(
+      this.kafka,
+      `${this.config.KAFKA_GROUP_PREFIX}-payouts-accounts`,
+      [this.topics.accountEvents],
+      (event) => this.apply(event),
+      this.logger,
+      this.metrics,
+    );
+    await this.subscriber.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.subscriber?.stop();
+  }
+
+  async apply(event: DomainEvent): Promise<'applied' | 'duplicate'> {
+    if (!ACCOUNT_EVENTS.has(event.event_name)) return 'duplicate';
+    const data = event.data as { short_reference_id?: unknown; account_name?: unknown };
+    await this.directory.record(this.dataSource, {
+      accountId: event.account_id,
+      masterAccountId: event.master_account_id,
+      shortReferenceId: typeof data.short_reference_id === 'string' && data.short_reference_id !== '' ? data.short_reference_id : null,
+      accountName: typeof data.account_name === 'string' ? data.account_name : null,
+      observedAt: new Date(event.create_time),
+    });
+    return 'applied';
+  }
+}

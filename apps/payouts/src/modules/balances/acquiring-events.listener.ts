@@ -1,0 +1,65 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Kafka } from 'kafkajs';
+import { Logger } from 'pino';
+import { DomainEvent } from '@paygrid/contracts';
+import { APP_CONFIG, claimInboxEvent, EventSubscriber, KAFKA, LOGGER, Metrics, runInTransaction } from '@paygrid/platform';
+import { CONSUMED_TOPICS, ConsumedTopics } from '../../common/consumed-topics';
+import { AcquiringPostings, EventDataError, LEDGER_EVENTS } from './acquiring-postings.service';
+
+/**
+ * Money in: consumes acquiring's events and applies each one exactly once (architecture rule 4): the
+ * inbox claim and the ledger entry commit in one transaction, so a redelivery (Kafka's at-least-once, the
+ * outbox relay republishing after a crash) finds the claim and changes nothing. An offset is committed
+ * only after its event's transaction did (EventSubscriber), so a crash replays and never skips. The
+ * group reads from the earliest offset: a new deployment applies every payment that ever happened.
+ */
+export const LEDGER_CONSUMER = 'payouts-ledger';
+
+@Injectable()
+export class AcquiringEventsListener implements OnApplicationBootstrap, OnApplicationShutdown {
+  private subscriber?: EventSubscriber;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly postings: AcquiringPostings,
+    @Inject(KAFKA) private readonly kafka: Kafka,
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly metrics: Metrics,
+    @Inject(APP_CONFIG) private readonly config: { KAFKA_GROUP_PREFIX: string },
+    @Inject(CONSUMED_TOPICS) private readonly topics: ConsumedTopics,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.subscriber = new EventSubscriber(
+      this.kafka,
+      `${this.config.KAFKA_GROUP_PREFIX}-payouts-ledger`,
+      [this.topics.acquiringEvents],
+      (event) => this.apply(event),
+      this.logger,
+      this.metrics,
+    );
+    await this.subscriber.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.subscriber?.stop();
+  }
+
+  async apply(event: DomainEvent): Promise<'applied' | 'duplicate'> {
+    // Most acquiring events move no money: no transaction, no inbox row.
+    if (!LEDGER_EVENTS.has(event.event_name)) return 'duplicate';
+    try {
+      return await runInTransaction(this.dataSource, this.logger, async (tx) => {
+        if (!(await claimInboxEvent(tx.manager, LEDGER_CONSUMER, event.event_id))) return 'duplicate';
+        await this.postings.apply(tx.manager, event);
+        return 'applied';
+      });
+    } catch (error) {
+      if (!(error instanceof EventDataError)) throw error;
+      // Retrying cannot make a malformed event whole: say so loudly and move on, as for unparseable ones.
+      this.logger.error({ err: error, event_id: event.event_id, event_name: event.event_name }, 'skipping acquiring event the ledger cannot read');
+      return 'duplicate';
+    }
+  }
+}
