@@ -19,6 +19,7 @@ import { GatewayHealthController } from './modules/health/gateway-health.control
 import { UnavailableController } from './modules/unavailable/unavailable.controller';
 import { DiagnosticsController } from './modules/diagnostics/diagnostics.controller';
 import { WebhooksController } from './modules/webhooks/webhooks.controller';
+import { PayoutsController } from './modules/payouts/payouts.controller';
 
 /** The only HTTP surface for merchants (architecture: gateway). */
 @Module({})
@@ -35,7 +36,7 @@ export class GatewayModule {
           redis: true,
         }),
       ],
-      controllers: [TokenController, AccountsController, ...acquiringControllers, WebhooksController, GatewayHealthController, DiagnosticsController, UnavailableController],
+      controllers: [TokenController, AccountsController, ...acquiringControllers, WebhooksController, PayoutsController, GatewayHealthController, DiagnosticsController, UnavailableController],
       providers: [
         ...commandBusProviders,
         TokenService,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
-import { CommandFamily, PING_COMMAND } from '@paygrid/contracts';
+import { Actor, CommandFamily, PING_COMMAND } from '@paygrid/contracts';
 import { ApiError, CommandBus, Metrics } from '@paygrid/platform';
 import { ConnectedBus } from './cli';
 import { CliFailure } from './commands/registry';
@@ -38,9 +38,9 @@ export async function connectCliBus(options: CliBusOptions): Promise<ConnectedBu
   });
 
   return {
-    async send<R>(family: CommandFamily, type: string, payload: unknown, sendOptions: { commandId?: string } = {}): Promise<R> {
+    async send<R>(family: CommandFamily, type: string, payload: unknown, sendOptions: { commandId?: string; actor?: Actor } = {}): Promise<R> {
       try {
-        return await bus.send<R>(family, type, payload, { actor: null, commandId: sendOptions.commandId ?? null });
+        return await bus.send<R>(family, type, payload, { actor: sendOptions.actor ?? null, commandId: sendOptions.commandId ?? null });
       } catch (error) {
         if (error instanceof ApiError && error.status === 500 && /did not answer/.test(error.body.message)) {
           throw new CliFailure(`the ${family} service did not answer ${type} within ${options.timeoutMs} ms; is it running?`);

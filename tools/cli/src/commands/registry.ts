@@ -1,5 +1,5 @@
 import { ParseArgsConfig } from 'node:util';
-import { CommandFamily } from '@paygrid/contracts';
+import { Actor, CommandFamily } from '@paygrid/contracts';
 
 /**
  * The shape every CLI command group follows, so `webhooks ...` (or any other operator tool) is one
@@ -8,8 +8,11 @@ import { CommandFamily } from '@paygrid/contracts';
  * process.* itself, which keeps it testable.
  */
 export interface CliBus {
-  /** Sends a command and returns its result; a refusal is thrown as the platform's ApiError. */
-  send<R>(family: CommandFamily, type: string, payload: unknown, options?: { commandId?: string }): Promise<R>;
+  /**
+   * Sends a command and returns its result; a refusal is thrown as the platform's ApiError. Operator
+   * commands carry no actor; `actor` reads as a merchant would (the ledger audit compares what the API shows).
+   */
+  send<R>(family: CommandFamily, type: string, payload: unknown, options?: { commandId?: string; actor?: Actor }): Promise<R>;
 }
 
 export interface CliContext {
