@@ -25,6 +25,14 @@ export const ACQUIRING_E2E_ENV = {
   JOBS_RECONCILE_INTERVAL_MS: '300',
 };
 
+/** Payouts at test speed: the sandbox bank rail moves a payout on every few hundred milliseconds. */
+export const PAYOUTS_E2E_ENV = {
+  PAYOUT_PROCESSING_DELAY_MS: '300',
+  PAYOUT_SETTLE_DELAY_MS: '300',
+  PAYOUT_REFUND_DELAY_MS: '300',
+  PAYOUT_RAIL_POLL_MS: '100',
+};
+
 export function e2eSettings(infrastructure: {
   kafkaBrokers: string;
   databaseServerUrl: string;
@@ -44,6 +52,7 @@ export function e2eSettings(infrastructure: {
       // High enough for the concurrency tests; the rate-limit test runs its own gateway with a low one.
       RATE_LIMIT_PER_SECOND: '2000',
       ...ACQUIRING_E2E_ENV,
+      ...PAYOUTS_E2E_ENV,
     },
   };
 }
