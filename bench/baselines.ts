@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DynamicModule, Module } from '@nestjs/common';
 import pino from 'pino';
-import { CommandTopics, EventTopics, PING_COMMAND } from '@paygrid/contracts';
+import { EventTopics, PING_COMMAND } from '@paygrid/contracts';
 import {
   appendToOutbox,
   CommandBus,
@@ -9,6 +9,7 @@ import {
   commonConfig,
   createDataSource,
   createHttpApp,
+  KafkaNames,
   loadConfig,
   Metrics,
   PlatformModule,
@@ -55,15 +56,17 @@ class PingServiceModule {
     return {
       module: PingServiceModule,
       imports: [PlatformModule.forRoot({ app: 'payouts', config, commands: true })],
-      controllers: [commandControllerFor(CommandTopics.payouts)],
+      controllers: [commandControllerFor('payouts', config)],
     };
   }
 }
 
-/** A service answering ping in-process, and the gateway's CommandBus sending to it. */
-export async function benchKafkaRoundTrip(brokers: string): Promise<Record<string, number>> {
-  const groupPrefix = `bench-${Date.now().toString(36)}`;
-  const config = loadConfig(commonConfig('payouts'), { KAFKA_BROKERS: brokers, KAFKA_GROUP_PREFIX: groupPrefix, LOG_LEVEL: 'silent' });
+/**
+ * A service answering ping in-process, and the gateway's CommandBus sending to it, on the bench's stack
+ * (`kafkaPrefix`, whose topics exist; its payouts app starts only after this).
+ */
+export async function benchKafkaRoundTrip(brokers: string, kafkaPrefix: string): Promise<Record<string, number>> {
+  const config = loadConfig(commonConfig('payouts'), { KAFKA_BROKERS: brokers, KAFKA_PREFIX: kafkaPrefix, LOG_LEVEL: 'silent' });
   const service = await createHttpApp({
     app: 'payouts',
     module: PingServiceModule.register(config),
@@ -73,7 +76,7 @@ export async function benchKafkaRoundTrip(brokers: string): Promise<Record<strin
   await service.init();
   await service.startAllMicroservices();
   const bus = new CommandBus(
-    { clientId: 'bench', brokers: brokers.split(','), groupId: `${groupPrefix}-bench`, timeoutMs: 10_000 },
+    { clientId: 'bench', brokers: brokers.split(','), names: new KafkaNames(kafkaPrefix), group: 'bench-round-trip', timeoutMs: 10_000 },
     pino({ level: 'silent' }),
     new Metrics('bench'),
   );

@@ -6,12 +6,14 @@ import {
   assertPortsFree,
   launchApps,
   provideInfrastructure,
+  redisUrlOnDatabase,
   REPO_ROOT,
   RunningApp,
   StackSettings,
   stopApps,
   waitUntilReady,
 } from '@paygrid/local-stack';
+import { deleteStackTopics, KafkaNames } from '@paygrid/platform';
 import { benchKafkaRoundTrip, benchPostgresCommit } from './baselines';
 import { benchAuthenticatedIdempotentEcho, benchHttpNoop } from './http-benches';
 import { runAcquiringBench } from './acquiring/bench-acquiring';
@@ -19,7 +21,8 @@ import { runWebhookBench } from './webhooks/bench-webhooks';
 
 /**
  * `npm run bench`: every benchmark in one run on this machine, against the real Postgres, Kafka and
- * Redis, with the whole stack started on its own ports (3200–3205) and databases (`*_bench`). Results
+ * Redis, with the whole stack started on its own ports (3200–3205), databases (`*_bench`), Kafka topics
+ * and groups (KAFKA_PREFIX `paygrid-bench-<run>`, deleted at the end) and Redis logical database. Results
  * go to bench/results/ as JSON (latest.json and a dated copy) and a readable table (latest.md).
  * Figures are this machine's: compare runs on the same machine, not across machines.
  */
@@ -28,15 +31,16 @@ type Section = Record<string, number | string>;
 
 async function main(): Promise<void> {
   const results: Record<string, Section> = {};
-  const infrastructure = await provideInfrastructure(say, '_bench', { recreateDatabases: true });
+  const kafkaPrefix = `paygrid-bench-${Date.now().toString(36)}`;
+  const infrastructure = await provideInfrastructure(say, '_bench', { recreateDatabases: true, kafkaPrefix });
   let apps: RunningApp[] = [];
   try {
     say('postgres: create-like transaction (idempotency row + insert + outbox row), 8 clients, 10 s');
-    results.postgres_commit = await benchPostgresCommit(appDatabaseUrl(settingsFor(infrastructure), 'paygrid_payouts'));
+    results.postgres_commit = await benchPostgresCommit(appDatabaseUrl(settingsFor(infrastructure, kafkaPrefix), 'paygrid_payouts'));
     say('kafka: request/reply round trip');
-    results.kafka_request_reply = await benchKafkaRoundTrip(infrastructure.kafkaBrokers);
+    results.kafka_request_reply = await benchKafkaRoundTrip(infrastructure.kafkaBrokers, kafkaPrefix);
 
-    const settings = settingsFor(infrastructure);
+    const settings = settingsFor(infrastructure, kafkaPrefix);
     await assertPortsFree(settings);
     apps = launchApps(settings, () => undefined);
     await waitUntilReady(apps, 120_000);
@@ -67,17 +71,25 @@ async function main(): Promise<void> {
     });
   } finally {
     await stopApps(apps);
+    await deleteStackTopics(infrastructure.kafkaBrokers.split(','), new KafkaNames(kafkaPrefix)).catch(() => undefined);
     await infrastructure.release();
   }
   write(results);
 }
 
-function settingsFor(infrastructure: { kafkaBrokers: string; databaseServerUrl: string; redisUrl: string }): StackSettings {
+/** The bench stack's Redis logical database (integration tests use 11, e2e 12). */
+const BENCH_REDIS_DATABASE = 13;
+
+function settingsFor(
+  infrastructure: { kafkaBrokers: string; databaseServerUrl: string; redisUrl: string },
+  kafkaPrefix: string,
+): StackSettings {
   return {
     ...infrastructure,
+    redisUrl: redisUrlOnDatabase(infrastructure.redisUrl, BENCH_REDIS_DATABASE),
     portOffset: 200,
     databaseSuffix: '_bench',
-    groupPrefix: `paygrid-bench-${Date.now().toString(36)}`,
+    kafkaPrefix,
     logLevel: 'warn',
     logSink: { directory: path.join(REPO_ROOT, 'tmp/bench-logs') },
     // The rate limit would cap the load generator, not measure the gateway.

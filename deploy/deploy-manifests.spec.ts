@@ -11,26 +11,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { load, loadAll } from 'js-yaml';
-import { APP_CATALOG, AppDescriptor, AppName, ConfigSchema } from '@paygrid/platform';
+import { APP_CATALOG, AppDescriptor, AppName, ConfigSchema, DEFAULT_KAFKA_PREFIX } from '@paygrid/platform';
 import { allTopics } from '@paygrid/contracts';
-import { configSchema as gatewayConfig } from '../apps/gateway/src/config';
-import { configSchema as accountsConfig } from '../apps/accounts/src/config';
-import { configSchema as acquiringConfig } from '../apps/acquiring/src/config';
-import { configSchema as payoutsConfig } from '../apps/payouts/src/config';
-import { configSchema as issuingConfig } from '../apps/issuing/src/config';
-import { configSchema as webhookDispatcherConfig } from '../apps/webhook-dispatcher/src/config';
+import { appSchemas } from '@paygrid/local-stack';
 
 const ROOT = join(__dirname, '..');
 
-/** Each app's configSchema. Typed by AppName, so an app added to the catalog must be added here. */
-const SCHEMAS: Record<AppName, ConfigSchema> = {
-  gateway: gatewayConfig,
-  accounts: accountsConfig,
-  acquiring: acquiringConfig,
-  payouts: payoutsConfig,
-  issuing: issuingConfig,
-  'webhook-dispatcher': webhookDispatcherConfig,
-};
+/** Each app's configSchema (typed by AppName: an app added to the catalog must be added there). */
+const SCHEMAS: Record<AppName, ConfigSchema> = appSchemas();
 
 /** Variables the manifests may set although no configSchema declares them: each is read by a library. */
 const EXTERNAL_VARS: Record<string, string> = {
@@ -479,6 +467,22 @@ function containerEnv(
 
 const kustomization = memo(() => obj(load(readRepoFile(KUSTOMIZATION))));
 
+/** The stack (KAFKA_PREFIX) a container runs on: its own env over its ConfigMaps, else the default. */
+function k8sKafkaPrefix(
+  where: string,
+  container: Obj,
+  problems: string[],
+  inFiles?: (f: string) => boolean,
+): string {
+  const env = containerEnv(where, container, problems, inFiles);
+  const vars: Record<string, string | undefined> = Object.assign(
+    {},
+    ...env.configMaps.map((c) => c.vars),
+    env.own,
+  );
+  return vars.KAFKA_PREFIX ?? DEFAULT_KAFKA_PREFIX;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // The tests
 // ---------------------------------------------------------------------------------------------------------
@@ -687,6 +691,18 @@ describe(COMPOSE, () => {
     expect(problems).toEqual([]);
   });
 
+  it('puts kafka-init and every app on one stack: the same KAFKA_PREFIX, so the topics made are the topics used', () => {
+    const services = composeServices();
+    const prefixOf = (service: Obj | undefined) =>
+      keyValues(service?.environment).KAFKA_PREFIX ?? DEFAULT_KAFKA_PREFIX;
+    const created = prefixOf(services['kafka-init']);
+    const problems = APP_CATALOG.filter(({ name }) => prefixOf(services[name]) !== created).map(
+      ({ name }) =>
+        `${COMPOSE} services.${name}: KAFKA_PREFIX is ${prefixOf(services[name])}, kafka-init creates the topics of ${created}`,
+    );
+    expect(problems).toEqual([]);
+  });
+
   it('runs postgres:16 whose init script creates every app database, and redis:7, both with healthchecks', () => {
     const problems: string[] = [];
     const { postgres = {}, redis = {} } = composeServices();
@@ -864,6 +880,27 @@ describe(K8S, () => {
     const restart = scalar(podSpec(job.doc).restartPolicy);
     if (restart !== 'OnFailure' && restart !== 'Never')
       problems.push(`${TOPICS_JOB}: restartPolicy must be OnFailure or Never`);
+    expect(problems).toEqual([]);
+  });
+
+  it(`${TOPICS_JOB} creates the topics of the stack every app runs on: one KAFKA_PREFIX`, () => {
+    const problems: string[] = [];
+    const job = allK8sDocs().find((d) => d.file === TOPICS_JOB && kindOf(d) === 'Job');
+    const [jobContainer] = job ? containersOf(job.doc) : [];
+    if (!jobContainer) throw new Error(`${TOPICS_JOB} has no Job with a container`);
+    const created = k8sKafkaPrefix(TOPICS_JOB, jobContainer, problems);
+    for (const { name } of APP_CATALOG) {
+      const file = `${K8S}/${name}/deployment.yaml`;
+      const deployment = find('Deployment', name, (f) => f === file);
+      const [container] = deployment ? containersOf(deployment.doc) : [];
+      if (!container) {
+        problems.push(`${file}: no Deployment ${name} with a container`);
+        continue;
+      }
+      const used = k8sKafkaPrefix(file, container, problems, (f) => f.startsWith(`${K8S}/${name}/`));
+      if (used !== created)
+        problems.push(`${file}: KAFKA_PREFIX is ${used}, the topics Job creates the topics of ${created}`);
+    }
     expect(problems).toEqual([]);
   });
 

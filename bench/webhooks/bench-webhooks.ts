@@ -9,22 +9,16 @@ import {
   createProducer,
   OutboxRelay,
 } from '@paygrid/platform';
-import { createTestDatabase, testBrokers, waitFor, WebhookReceiver } from '@paygrid/testing';
+import { createTestDatabase, deleteRedisKeys, testBrokers, TestStack, waitFor, WebhookReceiver } from '@paygrid/testing';
 import { newId } from '@paygrid/ids';
 import { EndpointRepository } from '../../apps/webhook-dispatcher/src/modules/endpoints/endpoint.repository';
 import { newWebhookSecret } from '../../apps/webhook-dispatcher/src/modules/sending/webhook-signer';
-import {
-  createDispatcherDatabase,
-  deleteQueueKeys,
-  dispatcherEnv,
-  newTestIdentity,
-  prepareKafka,
-} from '../../apps/webhook-dispatcher/src/test/dispatcher-app.harness';
-import { DispatcherProcess } from '../../apps/webhook-dispatcher/src/test/dispatcher-process';
+import { dispatcherProcess, dispatcherTestEnv } from '../../apps/webhook-dispatcher/src/test/dispatcher-service';
 
 /**
  * Webhook delivery benchmark: the compiled dispatcher as its own process, a service's transactional
- * outbox feeding it through the real Kafka broker, and a local receiver on 127.0.0.1 answering 200.
+ * outbox feeding it through the real Kafka broker (on a stack of topics of its own), and a local
+ * receiver on 127.0.0.1 answering 200.
  *
  * - Throughput: a burst of events committed to the outbox while its relay is paused; deliveries per second
  *   from the moment the relay resumes to the last arrival at the receiver.
@@ -47,16 +41,15 @@ export interface WebhookBenchOptions {
 export async function runWebhookBench(options: WebhookBenchOptions = {}): Promise<Record<string, number>> {
   const burstEvents = options.burstEvents ?? Number(process.env.WEBHOOK_BENCH_EVENTS ?? 2000);
   const pacedEvents = options.pacedEvents ?? Number(process.env.WEBHOOK_BENCH_PACED_EVENTS ?? 200);
-  const identity = newTestIdentity();
-  const dispatcherDb = await createDispatcherDatabase();
+  const stack = await TestStack.create('webhook-bench');
+  const dispatcherDb = await createTestDatabase('paygrid_webhooks');
   const sourceDb = await createTestDatabase('wh_bench_source');
   const source = createDataSource({ url: sourceDb.url, app: 'wh-bench-source' });
   const producer = createProducer(createKafka('wh-bench-source', testBrokers(), logger));
-  const relay = new OutboxRelay(source, producer, sourceDb.url, logger, { pollIntervalMs: 50 });
+  const relay = new OutboxRelay(source, producer, stack.names, sourceDb.url, logger, { pollIntervalMs: 50 });
   const receiver = await WebhookReceiver.start();
-  const dispatcher = new DispatcherProcess(
-    dispatcherEnv(dispatcherDb.url, identity, { LOG_LEVEL: 'error', WEBHOOK_CONCURRENCY: '100' }),
-  );
+  const env = dispatcherTestEnv({ LOG_LEVEL: 'error', WEBHOOK_CONCURRENCY: '100' });
+  const dispatcher = await dispatcherProcess(stack, dispatcherDb, env);
   const dispatcherData = createDataSource({ url: dispatcherDb.url, app: 'wh-bench-setup' });
   const arrivals = new Map<string, number>();
   receiver.onRequest((request) => {
@@ -68,7 +61,6 @@ export async function runWebhookBench(options: WebhookBenchOptions = {}): Promis
     await source.initialize();
     await source.runMigrations();
     await producer.connect();
-    await prepareKafka(identity);
     await dispatcher.start();
     await dispatcherData.initialize();
     const accountId = randomUUID();
@@ -129,9 +121,10 @@ export async function runWebhookBench(options: WebhookBenchOptions = {}): Promis
     await receiver.close();
     if (dispatcherData.isInitialized) await dispatcherData.destroy();
     if (source.isInitialized) await source.destroy();
-    await deleteQueueKeys(identity.queuePrefix).catch(() => 0);
+    await deleteRedisKeys(env.WEBHOOK_QUEUE_PREFIX).catch(() => 0);
     await dispatcherDb.drop();
     await sourceDb.drop();
+    await stack.close();
   }
 }
 

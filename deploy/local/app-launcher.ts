@@ -29,7 +29,8 @@ export interface StackSettings {
   portOffset: number;
   /** Suffix of database names (e.g. `_e2e`). */
   databaseSuffix: string;
-  groupPrefix: string;
+  /** The stack's KAFKA_PREFIX: its own topics and consumer groups on the shared broker. */
+  kafkaPrefix: string;
   extraEnv: Record<string, string>;
   logLevel: string;
   /** Where app output goes: the terminal (pretty) or a file per app. */
@@ -44,6 +45,17 @@ export interface RunningApp {
 
 export function appDatabaseUrl(settings: StackSettings, database: string): string {
   return databaseUrlFor(settings.databaseServerUrl, `${database}${settings.databaseSuffix}`);
+}
+
+/**
+ * The same Redis server on another logical database: a stack beside a developer's (e2e, bench) keeps its
+ * BullMQ queues, rate counters and revoked-key set apart from theirs, whose workers would otherwise take
+ * its jobs.
+ */
+export function redisUrlOnDatabase(redisUrl: string, database: number): string {
+  const url = new URL(redisUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
 }
 
 export function appPort(settings: StackSettings, port: number): number {
@@ -91,7 +103,7 @@ export function launchApp(
         DATABASE_URL: appDatabaseUrl(settings, app.database),
         KAFKA_BROKERS: settings.kafkaBrokers,
         REDIS_URL: settings.redisUrl,
-        KAFKA_GROUP_PREFIX: settings.groupPrefix,
+        KAFKA_PREFIX: settings.kafkaPrefix,
         LOG_LEVEL: settings.logLevel,
         KAFKAJS_NO_PARTITIONER_WARNING: '1',
       },

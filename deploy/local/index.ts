@@ -2,3 +2,4 @@
 export * from './app-launcher';
 export * from './infrastructure';
 export * from './sandbox-credentials';
+export * from './app-schemas';

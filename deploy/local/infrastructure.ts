@@ -2,13 +2,22 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import Redis from 'ioredis';
 import { REPO_ROOT } from './app-launcher';
-import { APP_CATALOG, databaseUrlFor, dropDatabase, ensureDatabase, ensureTopics } from '@paygrid/platform';
+import {
+  APP_CATALOG,
+  databaseUrlFor,
+  dropDatabase,
+  ensureDatabase,
+  ensureTopics,
+  KafkaNames,
+  waitForKafka,
+} from '@paygrid/platform';
 
 /**
  * The infrastructure the apps need, on one machine without Docker: a real Kafka broker (started from
- * Apache's jars unless KAFKA_BROKERS points elsewhere), every topic, one database per app on the
- * local Postgres (or DATABASE_URL's server), and a reachable Redis. `release()` stops only what this
- * call started.
+ * Apache's jars unless KAFKA_BROKERS points elsewhere), every topic of the stack's prefix (when given;
+ * `npm test` only needs the broker, since each test file and the e2e run create their own), one
+ * database per app on the local Postgres (or DATABASE_URL's server), and a reachable Redis.
+ * `release()` stops only what this call started.
  */
 const HERE = path.join(REPO_ROOT, 'deploy/local');
 
@@ -23,7 +32,7 @@ export interface Infrastructure {
 export async function provideInfrastructure(
   log: (line: string) => void,
   databaseSuffix = '',
-  options: { recreateDatabases?: boolean } = {},
+  options: { recreateDatabases?: boolean; kafkaPrefix?: string } = {},
 ): Promise<Infrastructure> {
   const externalKafka = process.env.KAFKA_BROKERS;
   const kafkaBrokers = externalKafka ?? '127.0.0.1:9092';
@@ -42,8 +51,12 @@ export async function provideInfrastructure(
     if (startedKafka) execFileSync('bash', [path.join(HERE, 'kafka/kafka-down.sh')], { stdio: 'inherit' });
   };
   try {
-    await ensureTopics(kafkaBrokers.split(','), 90_000);
-    log('kafka topics ready');
+    if (options.kafkaPrefix) {
+      await ensureTopics(kafkaBrokers.split(','), new KafkaNames(options.kafkaPrefix), 90_000);
+      log(`kafka topics of stack ${options.kafkaPrefix} ready`);
+    } else {
+      await waitForKafka(kafkaBrokers.split(','), 90_000);
+    }
     for (const app of APP_CATALOG) {
       const url = databaseUrlFor(databaseServerUrl, `${app.database}${databaseSuffix}`);
       if (options.recreateDatabases) await dropDatabase(url);

@@ -1,4 +1,4 @@
-import { APP_CATALOG, AppName } from '@paygrid/platform';
+import { APP_CATALOG, AppName, DEFAULT_KAFKA_PREFIX } from '@paygrid/platform';
 import { assertPortsFree, launchApps, RunningApp, stopApps, waitUntilReady } from './app-launcher';
 import { provideInfrastructure } from './infrastructure';
 import { sandboxCredentials } from './sandbox-credentials';
@@ -14,13 +14,13 @@ async function main(): Promise<void> {
   const settings = {
     portOffset: 0,
     databaseSuffix: '',
-    groupPrefix: process.env.KAFKA_GROUP_PREFIX ?? 'paygrid',
+    kafkaPrefix: process.env.KAFKA_PREFIX || DEFAULT_KAFKA_PREFIX,
     extraEnv: {},
     logLevel: process.env.LOG_LEVEL ?? 'info',
     logSink: 'terminal' as const,
   };
   await assertPortsFree({ ...settings, kafkaBrokers: '', databaseServerUrl: '', redisUrl: '' });
-  const infrastructure = await provideInfrastructure(say);
+  const infrastructure = await provideInfrastructure(say, '', { kafkaPrefix: settings.kafkaPrefix });
   let apps: RunningApp[] = [];
   let stopping = false;
 

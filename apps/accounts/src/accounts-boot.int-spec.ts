@@ -1,9 +1,10 @@
 import { DataSource } from 'typeorm';
+import Redis from 'ioredis';
 import { REVOKED_KEYS_REDIS_KEY } from '@paygrid/contracts';
-import { ApiError, createDataSource, rowsOf } from '@paygrid/platform';
+import { ApiError, createDataSource, REDIS, rowsOf } from '@paygrid/platform';
 import { uuidV4 } from '@paygrid/ids';
-import { TestDatabase } from '@paygrid/testing';
-import { AccountsApp, createAccountsDatabase, startAccountsApp, waitFor } from './test/accounts-app.harness';
+import { waitFor } from '@paygrid/testing';
+import { AccountsService, startAccounts } from './test/accounts-service';
 import { anAccount } from './test/fixtures';
 import { AccountRepository } from './modules/accounts/account.repository';
 import { CredentialService } from './modules/credentials/credential.service';
@@ -12,32 +13,29 @@ import { SANDBOX_SEED_DEFAULTS } from './modules/seed/sandbox-seed.defaults';
 
 /**
  * What the accounts service does at boot and what survives a restart, against the real Postgres and
- * Redis (no Kafka needed: these tests call the services in-process).
+ * Redis (these tests call the services in-process; the app answers no commands, its outbox still
+ * publishes to this file's own stack).
  */
-let database: TestDatabase;
 let direct: DataSource;
-let accounts: AccountsApp | undefined;
+let accounts: AccountsService;
 
 const SEEDED_IDS = Object.values(SANDBOX_SEED_DEFAULTS).map((seeded) => seeded.accountId);
 const ip = '203.0.113.5';
+const redisOf = (service: AccountsService) => service.app.get<Redis>(REDIS);
 
 beforeAll(async () => {
-  database = await createAccountsDatabase();
-  accounts = await startAccountsApp(database.url, {}, { commands: false });
-  direct = createDataSource({ url: database.url, app: 'accounts-it' });
+  accounts = await startAccounts({ consumesCommands: false });
+  direct = createDataSource({ url: accounts.database.url, app: 'accounts-it' });
   await direct.initialize();
 }, 60_000);
 
 afterAll(async () => {
-  await accounts?.close();
   if (direct?.isInitialized) await direct.destroy();
-  await database?.drop();
+  await accounts?.close();
 });
 
-async function restart(env: Record<string, string> = {}): Promise<AccountsApp> {
-  await accounts?.close();
-  accounts = undefined;
-  accounts = await startAccountsApp(database.url, env, { commands: false });
+async function restart(env: Record<string, string> = {}): Promise<AccountsService> {
+  await accounts.restartApp(env);
   return accounts;
 }
 
@@ -58,7 +56,7 @@ describe('sandbox seed', () => {
   });
 
   it('stays one set of accounts and keys when two seeds run at once', async () => {
-    const seed = accounts!.app.get(SandboxSeedService);
+    const seed = accounts.app.get(SandboxSeedService);
     const outcomes = await Promise.all([seed.seed(), seed.seed()]);
     for (const outcome of outcomes) expect(Object.values(outcome)).toEqual(['unchanged', 'unchanged', 'unchanged']);
     const [{ accounts: accountCount }] = await direct.query('SELECT count(*)::int AS accounts FROM accounts');
@@ -70,8 +68,7 @@ describe('sandbox seed', () => {
 describe('after a restart', () => {
   it('decides a review that was due while the service was down', async () => {
     const accountId = uuidV4();
-    await accounts!.close();
-    accounts = undefined;
+    await accounts.stopApp();
     const { shortReferenceId: _ref, reviewDueAt: _due, createdAt: _created, updatedAt: _updated, ...pending } = anAccount({
       accountId,
       parentAccountId: SANDBOX_SEED_DEFAULTS.master.accountId,
@@ -80,7 +77,7 @@ describe('after a restart', () => {
     });
     await new AccountRepository().insert(direct, pending, { reviewDelayMs: 0 });
 
-    await restart();
+    await accounts.startApp();
     const decided = await waitFor(
       async () => {
         const [row] = await direct.query('SELECT status, verification_status, review_due_at FROM accounts WHERE account_id = $1', [accountId]);
@@ -102,12 +99,12 @@ describe('after a restart', () => {
         SANDBOX_SEED_DEFAULTS.sub2.clientId,
       ]),
     );
-    const redis = accounts!.redis;
+    const redis = redisOf(accounts);
     await redis.srem(REVOKED_KEYS_REDIS_KEY, keyId);
     expect(await redis.sismember(REVOKED_KEYS_REDIS_KEY, keyId)).toBe(0);
 
     const restarted = await restart();
-    expect(await restarted.redis.sismember(REVOKED_KEYS_REDIS_KEY, keyId)).toBe(1);
+    expect(await redisOf(restarted).sismember(REVOKED_KEYS_REDIS_KEY, keyId)).toBe(1);
   });
 
   it('replaces a seeded key’s hash when the configured key was rotated', async () => {

@@ -1,5 +1,4 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
-import { CommandTopic, CommandTopics } from '@paygrid/contracts';
 import { commandControllerFor, PlatformModule } from '@paygrid/platform';
 import { ACCOUNTS_CONFIG, AccountsConfig } from './config';
 import { AccountsAndCredentials1730000000000 } from './migrations/1730000000000-accounts-and-credentials';
@@ -24,11 +23,7 @@ import { SandboxSeedService } from './modules/seed/sandbox-seed.service';
  */
 @Module({})
 export class AccountsModule {
-  /**
-   * `commandTopic` is a test seam: integration tests answer on a topic of their own, because every
-   * stack on a broker shares `paygrid.accounts.commands` and would otherwise answer their commands.
-   */
-  static register(config: AccountsConfig, options: { commandTopic?: CommandTopic } = {}): DynamicModule {
+  static register(config: AccountsConfig): DynamicModule {
     const providers: Provider[] = [
       { provide: ACCOUNTS_CONFIG, useValue: config },
       AccountRepository,
@@ -55,7 +50,7 @@ export class AccountsModule {
           redis: true,
         }),
       ],
-      controllers: [commandControllerFor(options.commandTopic ?? CommandTopics.accounts)],
+      controllers: [commandControllerFor('accounts', config)],
       providers,
     };
   }

@@ -1,50 +1,34 @@
 import { AcquiringCommands, PaymentIntentView } from '@paygrid/contracts';
-import { TestDatabase } from '@paygrid/testing';
+import { actorOf, refusalOf, resultOf, waitFor } from '@paygrid/testing';
 import { SANDBOX_CARDS } from './modules/connectors/sandbox.connector';
-import {
-  AcquiringApp,
-  AcquiringBus,
-  actorOf,
-  createAcquiringDatabase,
-  intentBody,
-  refusalOf,
-  resultOf,
-  sealedCard,
-  startAcquiringApp,
-  waitFor,
-} from './test/acquiring-app.harness';
+import { AcquiringService, intentBody, sealedCard, startAcquiring } from './test/acquiring-service';
 
 /**
- * The acquiring service over the real bus: commands as the gateway sends them (card sealed), against
- * the real Postgres, Kafka and Redis, with the sandbox processor's outcomes and the delayed jobs.
+ * The acquiring service over the real bus (this file's own stack of topics, see ServiceHarness):
+ * commands as the gateway sends them (card sealed, a command id on every mutating one), against the
+ * real Postgres, Kafka and Redis, with the sandbox processor's outcomes and the delayed jobs.
  */
 describe('acquiring service over the real bus', () => {
-  let database: TestDatabase;
-  let service: AcquiringApp;
-  let bus: AcquiringBus;
+  let service: AcquiringService;
   const actor = actorOf();
 
   beforeAll(async () => {
-    database = await createAcquiringDatabase();
-    service = await startAcquiringApp(database.url);
-    bus = await AcquiringBus.connect();
-  }, 420_000);
+    service = await startAcquiring();
+  }, 120_000);
 
   afterAll(async () => {
-    await bus?.close();
     await service?.close();
-    await database?.drop();
   });
 
   const card = (number: string, extra: Record<string, unknown> = {}) =>
     sealedCard(service.config, { card_number: number, cvc: '123' }, extra);
 
   async function create(overrides: Record<string, unknown> = {}): Promise<PaymentIntentView> {
-    return resultOf(await bus.send<PaymentIntentView>(AcquiringCommands.createIntent, intentBody(overrides), { actor }));
+    return resultOf(await service.mutate<PaymentIntentView>(AcquiringCommands.createIntent, intentBody(overrides), { actor }));
   }
 
   async function retrieve(id: string): Promise<PaymentIntentView> {
-    return resultOf(await bus.send<PaymentIntentView>(AcquiringCommands.retrieveIntent, { payment_intent_id: id }, { actor }));
+    return resultOf(await service.send<PaymentIntentView>(AcquiringCommands.retrieveIntent, { payment_intent_id: id }, { actor }));
   }
 
   it('captures a payment with an approved card and settles it a moment later', async () => {
@@ -70,7 +54,7 @@ describe('acquiring service over the real bus', () => {
     expect(intent.latest_payment_attempt?.attempt_status).toBe('FAILED');
     expect(intent.latest_payment_attempt?.failure_code).toBe('insufficient_funds');
     const confirmed = resultOf(
-      await bus.send<PaymentIntentView>(
+      await service.mutate<PaymentIntentView>(
         AcquiringCommands.confirmIntent,
         { payment_intent_id: intent.payment_intent_id, payment_method: card(SANDBOX_CARDS.approvedMastercard) },
         { actor },
@@ -81,7 +65,7 @@ describe('acquiring service over the real bus', () => {
 
   it('refuses a card number that fails the Luhn check before recording anything', async () => {
     const refusal = refusalOf(
-      await bus.send(AcquiringCommands.createIntent, intentBody({ payment_method: card('4242424242424241') }), { actor }),
+      await service.mutate(AcquiringCommands.createIntent, intentBody({ payment_method: card('4242424242424241') }), { actor }),
     );
     expect(refusal.status).toBe(400);
     expect(refusal.body).toMatchObject({ type: 'card_error', code: 'invalid_number' });
@@ -90,10 +74,10 @@ describe('acquiring service over the real bus', () => {
   it('reports another account’s intent exactly like a missing one', async () => {
     const intent = await create();
     const refusal = refusalOf(
-      await bus.send(AcquiringCommands.retrieveIntent, { payment_intent_id: intent.payment_intent_id }, { actor: actorOf() }),
+      await service.send(AcquiringCommands.retrieveIntent, { payment_intent_id: intent.payment_intent_id }, { actor: actorOf() }),
     );
     const missing = refusalOf(
-      await bus.send(AcquiringCommands.retrieveIntent, { payment_intent_id: 'pi_01JAAAAAAAAAAAAAAAAAAAAAAA' }, { actor }),
+      await service.send(AcquiringCommands.retrieveIntent, { payment_intent_id: 'pi_01JAAAAAAAAAAAAAAAAAAAAAAA' }, { actor }),
     );
     expect(refusal).toEqual(missing);
     expect(refusal.body).toMatchObject({ type: 'invalid_request_error', code: 'resource_not_found' });
@@ -102,8 +86,8 @@ describe('acquiring service over the real bus', () => {
   it('applies a repeated command id once and answers the repeat with the stored intent', async () => {
     const commandId = `cmd_repeat_${Date.now()}`;
     const body = intentBody({ payment_method: card(SANDBOX_CARDS.approvedVisa) });
-    const first = resultOf(await bus.send<PaymentIntentView>(AcquiringCommands.createIntent, body, { actor, commandId }));
-    const second = resultOf(await bus.send<PaymentIntentView>(AcquiringCommands.createIntent, body, { actor, commandId }));
+    const first = resultOf(await service.send<PaymentIntentView>(AcquiringCommands.createIntent, body, { actor, commandId }));
+    const second = resultOf(await service.send<PaymentIntentView>(AcquiringCommands.createIntent, body, { actor, commandId }));
     expect(second).toEqual(first);
     const [{ n }] = await service.dataSource.query('SELECT count(*)::int AS n FROM payment_intents WHERE create_command_id = $1', [commandId]);
     expect(n).toBe(1);
@@ -112,53 +96,41 @@ describe('acquiring service over the real bus', () => {
 
 /**
  * The window-close capture is a durable delayed job: it survives a restart of the service, and a Redis
- * that lost it (a new BullMQ prefix stands in for an emptied Redis) gets it back from Postgres.
+ * that lost it (the service's BullMQ keys are deleted when it stops) gets it back from Postgres.
  */
 describe('durable capture-window jobs', () => {
-  let database: TestDatabase;
-  let bus: AcquiringBus;
+  let service: AcquiringService;
   const actor = actorOf();
 
-  beforeAll(async () => {
-    database = await createAcquiringDatabase();
-  });
-
   afterAll(async () => {
-    await bus?.close();
-    await database?.drop();
+    await service?.close();
   });
 
   it('captures at window close after the service restarted and Redis lost the job', async () => {
-    const first = await startAcquiringApp(database.url, { CAPTURE_WINDOW_OVERRIDE_MS: '4000' });
-    bus = await AcquiringBus.connect();
+    service = await startAcquiring({ env: { CAPTURE_WINDOW_OVERRIDE_MS: '4000' } });
     const authorised = resultOf(
-      await bus.send<PaymentIntentView>(
+      await service.mutate<PaymentIntentView>(
         AcquiringCommands.createIntent,
-        intentBody({ payment_method: sealedCard(first.config, { card_number: SANDBOX_CARDS.approvedVisa, cvc: '123' }, { auto_capture: false }) }),
+        intentBody({ payment_method: sealedCard(service.config, { card_number: SANDBOX_CARDS.approvedVisa, cvc: '123' }, { auto_capture: false }) }),
         { actor },
       ),
     );
     expect(authorised.intent_status).toBe('REQUIRES_CAPTURE');
     // Stop at once and drop the service's BullMQ keys: the job now exists only in Postgres.
-    await first.close();
-    const second = await startAcquiringApp(database.url, { CAPTURE_WINDOW_OVERRIDE_MS: '4000' });
-    try {
-      const captured = await waitFor(
-        async () => {
-          const reply = await bus.send<PaymentIntentView>(
-            AcquiringCommands.retrieveIntent,
-            { payment_intent_id: authorised.payment_intent_id },
-            { actor },
-          );
-          return reply.ok && reply.result.intent_status === 'SUCCEEDED' ? reply.result : undefined;
-        },
-        { timeoutMs: 30_000, what: 'the window-close capture after the restart' },
-      );
-      expect(captured.captured_amount).toBe('10.50');
-      const [job] = await second.dataSource.query(`SELECT state FROM scheduled_jobs WHERE kind = 'auto_capture'`);
-      expect(job.state).toBe('done');
-    } finally {
-      await second.close();
-    }
-  }, 420_000);
+    await service.restartApp();
+    const captured = await waitFor(
+      async () => {
+        const reply = await service.send<PaymentIntentView>(
+          AcquiringCommands.retrieveIntent,
+          { payment_intent_id: authorised.payment_intent_id },
+          { actor },
+        );
+        return reply.ok && reply.result.intent_status === 'SUCCEEDED' ? reply.result : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the window-close capture after the restart' },
+    );
+    expect(captured.captured_amount).toBe('10.50');
+    const [job] = await service.dataSource.query(`SELECT state FROM scheduled_jobs WHERE kind = 'auto_capture'`);
+    expect(job.state).toBe('done');
+  }, 120_000);
 });

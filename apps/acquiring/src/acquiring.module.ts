@@ -1,5 +1,4 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
-import { CommandTopics } from '@paygrid/contracts';
 import { commandControllerFor, PlatformModule } from '@paygrid/platform';
 import { ACQUIRING_CONFIG, AcquiringConfig, assertProductionKeys } from './config';
 import { UnitOfWork } from './common/unit-of-work';
@@ -83,7 +82,7 @@ export class AcquiringModule {
           redis: true,
         }),
       ],
-      controllers: [commandControllerFor(CommandTopics.acquiring)],
+      controllers: [commandControllerFor('acquiring', config)],
       providers,
     };
   }

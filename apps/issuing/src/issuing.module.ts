@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { CommandTopics } from '@paygrid/contracts';
 import { commandControllerFor, ConfigOf, PlatformModule } from '@paygrid/platform';
 import { configSchema } from './config';
 
@@ -13,7 +12,7 @@ export class IssuingModule {
     return {
       module: IssuingModule,
       imports: [PlatformModule.forRoot({ app: 'issuing', config, database: {}, commands: true })],
-      controllers: [commandControllerFor(CommandTopics.issuing)],
+      controllers: [commandControllerFor('issuing', config)],
     };
   }
 }

@@ -1,49 +1,44 @@
 import { randomUUID } from 'node:crypto';
 import { PayoutCommand, SANDBOX_SEED_DEFAULTS } from '@paygrid/contracts';
-import { actorOf, resultOf, TestDatabase, waitFor } from '@paygrid/testing';
-import { acquiringEvents, createPayoutsDatabase, PayoutsApp, startPayoutsApp } from './test/payouts-app.harness';
+import { actorOf, resultOf, waitFor } from '@paygrid/testing';
+import { acquiringEvents, execute, PayoutsService, publish, startPayouts, TEST_RAIL_ENV } from './test/payouts-service';
 
 /**
  * The bank rail's timers live in Postgres: payouts created by a service that stops before their next
  * step reach a final status under the next instance, each step taken (and announced) once.
  */
 describe('payout rail across a restart', () => {
-  let database: TestDatabase;
-  let service: PayoutsApp | undefined;
-
-  beforeAll(async () => {
-    database = await createPayoutsDatabase();
-  });
+  let service: PayoutsService | undefined;
 
   afterAll(async () => {
     await service?.close();
-    await database?.drop();
   });
 
   it('finishes every payout the stopped instance left in flight', async () => {
     // An instance whose rail never gets to run: it records payouts and their due times, then stops.
-    service = await startPayoutsApp(database, { PAYOUT_RAIL_POLL_MS: '60000', PAYOUT_PROCESSING_DELAY_MS: '100' });
+    const first = await startPayouts({ env: { PAYOUT_RAIL_POLL_MS: '60000', PAYOUT_PROCESSING_DELAY_MS: '100' } });
+    service = first;
     // The seeded master has a USD settlement account from the sandbox seed.
     const accountId = SANDBOX_SEED_DEFAULTS.master.accountId;
     const attemptId = `att_${randomUUID()}`;
-    await service.publishAcquiring([acquiringEvents.captured(accountId, attemptId, '100.00'), acquiringEvents.settled(accountId, attemptId, 10_000n)]);
-    const first = service;
-    await waitFor(async () => {
-      const balance = resultOf(await first.bus.execute(PayoutCommand.retrieveBalance, { currency: 'USD' }, actorOf(accountId)));
+    await publish(first, 'acquiring', [acquiringEvents.captured(accountId, attemptId, '100.00'), acquiringEvents.settled(accountId, attemptId, 10_000n)]);
+        await waitFor(async () => {
+      const balance = resultOf(await execute(first, PayoutCommand.retrieveBalance, { currency: 'USD' }, actorOf(accountId)));
       return balance.available_balance === '100.00';
     }, { what: 'the funds' });
     const amounts = ['10.00', '10.13', '5.00', '7.13', '1.00'];
     const ids: string[] = [];
     for (const amount of amounts) {
       const payout = resultOf(
-        await first.bus.execute(PayoutCommand.createPayout, { payout_currency: 'USD', payout_amount: amount, statement_descriptor: 'RESTART' }, actorOf(accountId)),
+        await execute(first, PayoutCommand.createPayout, { payout_currency: 'USD', payout_amount: amount, statement_descriptor: 'RESTART' }, actorOf(accountId)),
       );
       ids.push(payout.payout_id);
     }
-    await first.close();
+    await first.stopApp();
 
-    service = await startPayoutsApp(database);
-    const second = service;
+    // The same database and stack; the rail now runs.
+    await first.startApp({ PAYOUT_RAIL_POLL_MS: TEST_RAIL_ENV.PAYOUT_RAIL_POLL_MS });
+    const second = first;
     const finals = await waitFor(async () => {
       const rows: { payout_id: string; status: string }[] = await second.dataSource.query(
         'SELECT payout_id, status FROM payouts WHERE payout_id = ANY($1) ORDER BY payout_id',
@@ -57,9 +52,9 @@ describe('payout rail across a restart', () => {
       [ids],
     );
     expect(events.map((row) => row.n).sort()).toEqual([3, 3, 3, 4, 4]);
-    const balance = resultOf(await second.bus.execute(PayoutCommand.retrieveBalance, { currency: 'USD' }, actorOf(accountId)));
+    const balance = resultOf(await execute(second, PayoutCommand.retrieveBalance, { currency: 'USD' }, actorOf(accountId)));
     expect(balance.available_balance).toBe('84.00');
-    expect(resultOf(await second.bus.execute(PayoutCommand.verifyLedger, {}, null)).discrepancies).toEqual([]);
+    expect(resultOf(await execute(second, PayoutCommand.verifyLedger, {}, null)).discrepancies).toEqual([]);
   });
 });
 

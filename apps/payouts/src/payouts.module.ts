@@ -1,8 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { CommandTopics } from '@paygrid/contracts';
 import { createLedgerTablesMigration } from '@paygrid/ledger';
 import { COMMAND_ERROR_MAPPER, commandControllerFor, PlatformModule } from '@paygrid/platform';
-import { CONSUMED_TOPICS, ConsumedTopics, DEFAULT_CONSUMED_TOPICS } from './common/consumed-topics';
 import { mapPayoutsError } from './common/payouts-errors';
 import { PAYOUTS_CONFIG, PayoutsConfig } from './config';
 import { Payouts1750000000000 } from './migrations/1750000000000-payouts';
@@ -23,11 +21,10 @@ const LedgerTables = createLedgerTablesMigration(1750000000001);
 @Global()
 @Module({})
 class PayoutsSharedModule {
-  static register(config: PayoutsConfig, topics: ConsumedTopics): DynamicModule {
+  static register(config: PayoutsConfig): DynamicModule {
     const providers = [
       { provide: COMMAND_ERROR_MAPPER, useValue: mapPayoutsError },
       { provide: PAYOUTS_CONFIG, useValue: config },
-      { provide: CONSUMED_TOPICS, useValue: topics },
     ];
     return { module: PayoutsSharedModule, providers, exports: providers };
   }
@@ -40,7 +37,7 @@ class PayoutsSharedModule {
  */
 @Module({})
 export class PayoutsModule {
-  static register(config: PayoutsConfig, options: { topics?: Partial<ConsumedTopics> } = {}): DynamicModule {
+  static register(config: PayoutsConfig): DynamicModule {
     return {
       module: PayoutsModule,
       imports: [
@@ -50,7 +47,7 @@ export class PayoutsModule {
           database: { migrations: [Payouts1750000000000, LedgerTables] },
           commands: true,
         }),
-        PayoutsSharedModule.register(config, { ...DEFAULT_CONSUMED_TOPICS, ...options.topics }),
+        PayoutsSharedModule.register(config),
         AccountDirectoryModule,
         BankAccountModule,
         BalancesModule,
@@ -58,7 +55,7 @@ export class PayoutsModule {
         LedgerAuditModule,
         SandboxSeedModule,
       ],
-      controllers: [commandControllerFor(CommandTopics.payouts)],
+      controllers: [commandControllerFor('payouts', config)],
     };
   }
 }

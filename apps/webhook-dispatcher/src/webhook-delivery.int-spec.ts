@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   CreatedWebhookEndpointView,
   DomainEvent,
-  EventTopics,
   RotatedWebhookSecretView,
   WebhookAttemptView,
   WebhookBody,
@@ -12,52 +11,45 @@ import {
   WebhookEndpointView,
   WebhookPage,
 } from '@paygrid/contracts';
-import { ReceivedWebhook, TestDatabase, waitFor, WebhookReceiver } from '@paygrid/testing';
-import { runCli } from '../../../tools/cli/src/cli';
 import {
   actorOf,
-  anEvent,
-  createDispatcherDatabase,
-  deleteQueueKeys,
-  DispatcherApp,
-  EventPublisher,
-  newTestIdentity,
+  aDomainEvent,
+  deleteRedisKeys,
+  EventWriter,
+  ReceivedWebhook,
   refusalOf,
   resultOf,
-  startDispatcherApp,
-  WebhookTestBus,
-} from './test/dispatcher-app.harness';
+  testBrokers,
+  waitFor,
+  WebhookReceiver,
+} from '@paygrid/testing';
+import { connectCliBus } from '../../../tools/cli/src/bus';
+import { runCli } from '../../../tools/cli/src/cli';
+import { DispatcherService, startDispatcher } from './test/dispatcher-service';
 import { sdkVerifies, standardWebhooksVerifies } from './test/verifiers';
 import { DeliveryQueue } from './modules/sending/delivery-queue';
 
 /**
- * The dispatcher end to end against the real Postgres, Redis and Kafka, with an in-process receiver whose
- * answers each test sets: signing as both verifiers check it, the (test-speed) retry schedule, 410,
- * Retry-After, the five-day disable, fan-out filters, visibility between accounts, rotation, retry,
- * replay from the CLI, the reconciler after our Redis keys vanish, and the on-call surfaces.
+ * The dispatcher end to end against the real Postgres, Redis and Kafka (commands and events on this
+ * file's own stack of topics, see ServiceHarness), with an in-process receiver whose answers each test
+ * sets: signing as both verifiers check it, the (test-speed) retry schedule, 410, Retry-After, the
+ * five-day disable, fan-out filters, visibility between accounts, rotation, retry, replay from the CLI,
+ * the reconciler after our Redis keys vanish, and the on-call surfaces.
  * Schedule: attempt 1 immediately, then 100, 200, 400 ms (±20 %); Retry-After capped at 3 s.
  */
-let database: TestDatabase;
-let dispatcher: DispatcherApp;
-let bus: WebhookTestBus;
-let publisher: EventPublisher;
+let dispatcher: DispatcherService;
+let publisher: EventWriter;
 let receiver: WebhookReceiver;
-const identity = newTestIdentity();
 
 beforeAll(async () => {
-  database = await createDispatcherDatabase();
-  dispatcher = await startDispatcherApp(database, identity);
-  bus = WebhookTestBus.of(dispatcher);
-  publisher = await EventPublisher.connect();
+  dispatcher = await startDispatcher();
+  publisher = await dispatcher.stack.eventWriter();
   receiver = await WebhookReceiver.start();
 }, 180_000);
 
 afterAll(async () => {
-  await publisher?.close();
-  await dispatcher?.close();
   await receiver?.close();
-  await deleteQueueKeys(identity.queuePrefix);
-  await database?.drop();
+  await dispatcher?.close();
 });
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -70,11 +62,9 @@ async function createEndpoint(
   masterId = accountId,
 ): Promise<CreatedWebhookEndpointView> {
   return resultOf(
-    await bus.mutate<CreatedWebhookEndpointView>(
-      WebhookCommands.createEndpoint,
-      body,
-      actorOf(accountId, masterId),
-    ),
+    await dispatcher.mutate<CreatedWebhookEndpointView>(WebhookCommands.createEndpoint, body, {
+      actor: actorOf(accountId, masterId),
+    }),
   );
 }
 
@@ -165,7 +155,7 @@ async function disabledEvents(
 describe('signing', () => {
   it('sends the decisions §8 body, which both the SDK rule and a Standard Webhooks verifier accept', async () => {
     const { accountId, path, endpoint } = await accountWithEndpoint();
-    const event = anEvent({ account_id: accountId });
+    const event = aDomainEvent({ account_id: accountId });
     const [request] = await publishAndReceive(event, path);
 
     expect(request.headers['content-type']).toBe('application/json');
@@ -206,7 +196,7 @@ describe('signing', () => {
 
   it('fails both verifiers for a changed byte, a stale timestamp or another secret', async () => {
     const { accountId, path, endpoint } = await accountWithEndpoint();
-    const [request] = await publishAndReceive(anEvent({ account_id: accountId }), path);
+    const [request] = await publishAndReceive(aDomainEvent({ account_id: accountId }), path);
     const tampered = request.rawBody.replace('10.00', '10.01');
     expect(tampered).not.toBe(request.rawBody);
     const stale = nowSeconds() + 301;
@@ -222,17 +212,17 @@ describe('signing', () => {
   it('signs with both secrets during a rotation overlap, and the SDK header with the new one', async () => {
     const { accountId, path, endpoint } = await accountWithEndpoint();
     const rotated = resultOf(
-      await bus.mutate<RotatedWebhookSecretView>(
+      await dispatcher.mutate<RotatedWebhookSecretView>(
         WebhookCommands.rotateSecret,
         { endpoint_id: endpoint.endpoint_id },
-        actorOf(accountId),
+        { actor: actorOf(accountId) },
       ),
     );
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(endpoint.secret);
     expect(Date.parse(rotated.previous_secret_expire_time) - Date.now()).toBeGreaterThan(23 * 3600 * 1000);
 
-    const [request] = await publishAndReceive(anEvent({ account_id: accountId }), path);
+    const [request] = await publishAndReceive(aDomainEvent({ account_id: accountId }), path);
     expect(String(request.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(standardWebhooksVerifies(request.rawBody, request.headers, endpoint.secret, nowSeconds())).toBe(
       true,
@@ -247,13 +237,13 @@ describe('signing', () => {
   it('stops signing with the old secret when the rotation asks for no overlap', async () => {
     const { accountId, path, endpoint } = await accountWithEndpoint();
     const rotated = resultOf(
-      await bus.mutate<RotatedWebhookSecretView>(
+      await dispatcher.mutate<RotatedWebhookSecretView>(
         WebhookCommands.rotateSecret,
         { endpoint_id: endpoint.endpoint_id, overlap_seconds: 0 },
-        actorOf(accountId),
+        { actor: actorOf(accountId) },
       ),
     );
-    const [request] = await publishAndReceive(anEvent({ account_id: accountId }), path);
+    const [request] = await publishAndReceive(aDomainEvent({ account_id: accountId }), path);
     expect(String(request.headers['webhook-signature']).split(' ')).toHaveLength(1);
     expect(standardWebhooksVerifies(request.rawBody, request.headers, rotated.secret, nowSeconds())).toBe(
       true,
@@ -270,7 +260,7 @@ describe('retries', () => {
     receiver.respond(path, () =>
       receiver.received(path).length <= 2 ? { status: 500, body: 'boom' } : { status: 200 },
     );
-    const requests = await publishAndReceive(anEvent({ account_id: accountId }), path, 3);
+    const requests = await publishAndReceive(aDomainEvent({ account_id: accountId }), path, 3);
     const delivery = await settledDelivery(endpoint.endpoint_id, 'succeeded');
 
     const attempts = await attemptsOf(delivery.delivery_id);
@@ -297,7 +287,7 @@ describe('retries', () => {
   it('gives up after the last scheduled attempt, having sent identical bytes every time', async () => {
     const { accountId, path, endpoint } = await accountWithEndpoint();
     receiver.respond(path, { status: 500 });
-    const event = anEvent({ account_id: accountId });
+    const event = aDomainEvent({ account_id: accountId });
     await publisher.publish([event]);
     const delivery = await settledDelivery(endpoint.endpoint_id, 'failed');
     expect(delivery.attempt_count).toBe(4);
@@ -315,7 +305,7 @@ describe('retries', () => {
         ? { status: 429, headers: { 'retry-after': '2' } }
         : { status: 200 },
     );
-    await publishAndReceive(anEvent({ account_id: accountId }), path, 2);
+    await publishAndReceive(aDomainEvent({ account_id: accountId }), path, 2);
     const delivery = await settledDelivery(endpoint.endpoint_id, 'succeeded');
     const [first, second] = await attemptsOf(delivery.delivery_id);
     expect(first.status_code).toBe(429);
@@ -325,7 +315,7 @@ describe('retries', () => {
   it('caps a Retry-After beyond the bound on a 503', async () => {
     const { accountId, path, endpoint } = await accountWithEndpoint();
     receiver.respond(path, { status: 503, headers: { 'retry-after': '86400' } });
-    await publishAndReceive(anEvent({ account_id: accountId }), path);
+    await publishAndReceive(aDomainEvent({ account_id: accountId }), path);
     const delivery = await waitFor(
       async () => {
         const [row] = await deliveriesOf(endpoint.endpoint_id);
@@ -342,7 +332,7 @@ describe('retries', () => {
     const { accountId, path, endpoint } = await accountWithEndpoint();
     const target = freshPath();
     receiver.respond(path, { status: 301, headers: { location: receiver.url(target) } });
-    await publisher.publish([anEvent({ account_id: accountId })]);
+    await publisher.publish([aDomainEvent({ account_id: accountId })]);
     const delivery = await settledDelivery(endpoint.endpoint_id, 'failed');
     expect((await attemptsOf(delivery.delivery_id)).map((attempt) => attempt.status_code)).toEqual([
       301, 301, 301, 301,
@@ -355,7 +345,7 @@ describe('disabling endpoints', () => {
   it('disables the endpoint at 410, fails its delivery and says so with an operational event', async () => {
     const { accountId, path, endpoint } = await accountWithEndpoint();
     receiver.respond(path, { status: 410 });
-    await publisher.publish([anEvent({ account_id: accountId })]);
+    await publisher.publish([aDomainEvent({ account_id: accountId })]);
     const delivery = await settledDelivery(endpoint.endpoint_id, 'failed');
     expect(delivery.attempt_count).toBe(1);
     expect(await endpointStatus(endpoint.endpoint_id)).toEqual({
@@ -370,7 +360,7 @@ describe('disabling endpoints', () => {
     });
 
     // A disabled endpoint receives nothing new.
-    const later = anEvent({ account_id: accountId });
+    const later = aDomainEvent({ account_id: accountId });
     await publisher.publish([later]);
     await stored(later.event_id);
     expect(await deliveriesOf(endpoint.endpoint_id)).toHaveLength(1);
@@ -383,7 +373,7 @@ describe('disabling endpoints', () => {
       `UPDATE webhook_endpoints SET failing_since = now() - interval '5 days 1 minute' WHERE endpoint_id = $1`,
       [endpoint.endpoint_id],
     );
-    await publisher.publish([anEvent({ account_id: accountId })]);
+    await publisher.publish([aDomainEvent({ account_id: accountId })]);
     const delivery = await settledDelivery(endpoint.endpoint_id, 'failed');
     expect(delivery.attempt_count).toBe(1);
     expect(await endpointStatus(endpoint.endpoint_id)).toEqual({
@@ -398,13 +388,13 @@ describe('disabling endpoints', () => {
   it('forgets a failure streak after a success', async () => {
     const { accountId, path, endpoint } = await accountWithEndpoint();
     receiver.respond(path, () => (receiver.received(path).length === 1 ? { status: 500 } : { status: 200 }));
-    await publishAndReceive(anEvent({ account_id: accountId }), path, 2);
+    await publishAndReceive(aDomainEvent({ account_id: accountId }), path, 2);
     await settledDelivery(endpoint.endpoint_id, 'succeeded');
     const view = resultOf(
-      await bus.send<WebhookEndpointView>(
+      await dispatcher.send<WebhookEndpointView>(
         WebhookCommands.retrieveEndpoint,
         { endpoint_id: endpoint.endpoint_id },
-        actorOf(accountId),
+        { actor: actorOf(accountId) },
       ),
     );
     expect(view).toMatchObject({ status: 'ENABLED', failing_since: null });
@@ -427,37 +417,37 @@ describe('fan-out', () => {
       master,
     );
 
-    const subIntent = anEvent({
+    const subIntent = aDomainEvent({
       account_id: sub,
       master_account_id: master,
       event_name: 'acquiring.payment_intent.succeeded',
     });
-    const subPayout = anEvent({
+    const subPayout = aDomainEvent({
       account_id: sub,
       master_account_id: master,
       event_name: 'payout.completed',
       event_type: 'PAYOUT',
     });
-    const masterIntent = anEvent({ account_id: master, event_name: 'acquiring.payment_intent.created' });
-    const masterPayout = anEvent({
+    const masterIntent = aDomainEvent({ account_id: master, event_name: 'acquiring.payment_intent.created' });
+    const masterPayout = aDomainEvent({
       account_id: master,
       event_name: 'payout.completed',
       event_type: 'PAYOUT',
     });
-    const subAttempt = anEvent({
+    const subAttempt = aDomainEvent({
       account_id: sub,
       master_account_id: master,
       event_name: 'acquiring.payment_attempt.created',
     });
-    const internal = anEvent({
+    const internal = aDomainEvent({
       account_id: sub,
       master_account_id: master,
       event_name: 'account.credential.created',
       event_type: 'OPERATIONS',
     });
     await publisher.publish([subIntent, subPayout, masterIntent, subAttempt]);
-    await publisher.publish([masterPayout], EventTopics.payouts);
-    await publisher.publish([internal], EventTopics.accounts);
+    await publisher.publish([masterPayout], 'payouts');
+    await publisher.publish([internal], 'accounts');
     for (const event of [subIntent, subPayout, masterIntent, masterPayout, subAttempt, internal])
       await stored(event.event_id);
 
@@ -503,28 +493,28 @@ describe('endpoints API', () => {
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
 
     const retrieved = resultOf(
-      await bus.send<WebhookEndpointView>(
+      await dispatcher.send<WebhookEndpointView>(
         WebhookCommands.retrieveEndpoint,
         { endpoint_id: created.endpoint_id },
-        actor,
+        { actor },
       ),
     );
     expect(retrieved).not.toHaveProperty('secret');
     const page = resultOf(
-      await bus.send<WebhookPage<WebhookEndpointView>>(
+      await dispatcher.send<WebhookPage<WebhookEndpointView>>(
         WebhookCommands.listEndpoints,
         { page_size: 10, page_number: 1 },
-        actor,
+        { actor },
       ),
     );
     expect(page).toMatchObject({ total_items: 1, total_pages: 1 });
     expect(page.data.map((endpoint) => endpoint.endpoint_id)).toEqual([created.endpoint_id]);
 
     const updated = resultOf(
-      await bus.mutate<WebhookEndpointView>(
+      await dispatcher.mutate<WebhookEndpointView>(
         WebhookCommands.updateEndpoint,
         { endpoint_id: created.endpoint_id, event_names: [], description: null, include_sub_accounts: true },
-        actor,
+        { actor },
       ),
     );
     expect(updated).toMatchObject({
@@ -534,9 +524,19 @@ describe('endpoints API', () => {
       include_sub_accounts: true,
     });
 
-    resultOf(await bus.mutate(WebhookCommands.deleteEndpoint, { endpoint_id: created.endpoint_id }, actor));
+    resultOf(
+      await dispatcher.mutate(
+        WebhookCommands.deleteEndpoint,
+        { endpoint_id: created.endpoint_id },
+        { actor },
+      ),
+    );
     const gone = refusalOf(
-      await bus.send(WebhookCommands.retrieveEndpoint, { endpoint_id: created.endpoint_id }, actor),
+      await dispatcher.send(
+        WebhookCommands.retrieveEndpoint,
+        { endpoint_id: created.endpoint_id },
+        { actor },
+      ),
     );
     expect(gone.body).toMatchObject({ code: 'resource_not_found' });
   });
@@ -546,16 +546,20 @@ describe('endpoints API', () => {
     for (let index = 0; index < 12; index += 1)
       await createEndpoint(accountId, { url: `https://m${index}.example/h` });
     const second = resultOf(
-      await bus.send<WebhookPage<WebhookEndpointView>>(
+      await dispatcher.send<WebhookPage<WebhookEndpointView>>(
         WebhookCommands.listEndpoints,
         { page_size: 10, page_number: 2 },
-        actorOf(accountId),
+        { actor: actorOf(accountId) },
       ),
     );
     expect(second).toMatchObject({ total_items: 12, total_pages: 2 });
     expect(second.data).toHaveLength(2);
     const refused = refusalOf(
-      await bus.send(WebhookCommands.listEndpoints, { page_size: 5, page_number: 1 }, actorOf(accountId)),
+      await dispatcher.send(
+        WebhookCommands.listEndpoints,
+        { page_size: 5, page_number: 1 },
+        { actor: actorOf(accountId) },
+      ),
     );
     expect(refused).toEqual({
       status: 400,
@@ -583,15 +587,17 @@ describe('endpoints API', () => {
       [{ url: 'https://merchant.example/h', secret: 'mine' }, 'secret: property secret should not exist'],
     ];
     for (const [body, message] of attempts) {
-      const refused = refusalOf(await bus.mutate(WebhookCommands.createEndpoint, body, actorOf(accountId)));
+      const refused = refusalOf(
+        await dispatcher.mutate(WebhookCommands.createEndpoint, body, { actor: actorOf(accountId) }),
+      );
       expect(refused.status).toBe(400);
       expect(String(refused.body.message)).toContain(message);
     }
     const page = resultOf(
-      await bus.send<WebhookPage<WebhookEndpointView>>(
+      await dispatcher.send<WebhookPage<WebhookEndpointView>>(
         WebhookCommands.listEndpoints,
         { page_size: 10, page_number: 1 },
-        actorOf(accountId),
+        { actor: actorOf(accountId) },
       ),
     );
     expect(page.total_items).toBe(0);
@@ -599,14 +605,14 @@ describe('endpoints API', () => {
 
   it("reports another account's endpoint and delivery exactly like missing ones", async () => {
     const { accountId, path, endpoint } = await accountWithEndpoint();
-    await publishAndReceive(anEvent({ account_id: accountId }), path);
+    await publishAndReceive(aDomainEvent({ account_id: accountId }), path);
     const delivery = await settledDelivery(endpoint.endpoint_id, 'succeeded');
     const stranger = actorOf(randomUUID());
     const missingEndpoint = refusalOf(
-      await bus.send(
+      await dispatcher.send(
         WebhookCommands.retrieveEndpoint,
         { endpoint_id: 'whep_00000000000000000000000000' },
-        stranger,
+        { actor: stranger },
       ),
     );
     expect(missingEndpoint).toEqual({
@@ -618,51 +624,65 @@ describe('endpoints API', () => {
       },
     });
     const ref = { endpoint_id: endpoint.endpoint_id };
-    expect(refusalOf(await bus.send(WebhookCommands.retrieveEndpoint, ref, stranger))).toEqual(
-      missingEndpoint,
-    );
     expect(
-      refusalOf(await bus.mutate(WebhookCommands.updateEndpoint, { ...ref, description: 'x' }, stranger)),
+      refusalOf(await dispatcher.send(WebhookCommands.retrieveEndpoint, ref, { actor: stranger })),
     ).toEqual(missingEndpoint);
-    expect(refusalOf(await bus.mutate(WebhookCommands.rotateSecret, ref, stranger))).toEqual(missingEndpoint);
-    expect(refusalOf(await bus.mutate(WebhookCommands.deleteEndpoint, ref, stranger))).toEqual(
-      missingEndpoint,
-    );
     expect(
       refusalOf(
-        await bus.mutate(WebhookCommands.replayEndpoint, { ...ref, since: '2020-01-01T00:00:00Z' }, stranger),
+        await dispatcher.mutate(
+          WebhookCommands.updateEndpoint,
+          { ...ref, description: 'x' },
+          { actor: stranger },
+        ),
+      ),
+    ).toEqual(missingEndpoint);
+    expect(
+      refusalOf(await dispatcher.mutate(WebhookCommands.rotateSecret, ref, { actor: stranger })),
+    ).toEqual(missingEndpoint);
+    expect(
+      refusalOf(await dispatcher.mutate(WebhookCommands.deleteEndpoint, ref, { actor: stranger })),
+    ).toEqual(missingEndpoint);
+    expect(
+      refusalOf(
+        await dispatcher.mutate(
+          WebhookCommands.replayEndpoint,
+          { ...ref, since: '2020-01-01T00:00:00Z' },
+          { actor: stranger },
+        ),
       ),
     ).toEqual(missingEndpoint);
 
     const missingDelivery = refusalOf(
-      await bus.send(
+      await dispatcher.send(
         WebhookCommands.retrieveDelivery,
         { delivery_id: 'del_00000000000000000000000000' },
-        stranger,
+        { actor: stranger },
       ),
     );
     const deliveryRef = { delivery_id: delivery.delivery_id };
-    expect(refusalOf(await bus.send(WebhookCommands.retrieveDelivery, deliveryRef, stranger))).toEqual(
-      missingDelivery,
-    );
-    expect(refusalOf(await bus.mutate(WebhookCommands.retryDelivery, deliveryRef, stranger))).toEqual(
-      missingDelivery,
-    );
+    expect(
+      refusalOf(await dispatcher.send(WebhookCommands.retrieveDelivery, deliveryRef, { actor: stranger })),
+    ).toEqual(missingDelivery);
+    expect(
+      refusalOf(await dispatcher.mutate(WebhookCommands.retryDelivery, deliveryRef, { actor: stranger })),
+    ).toEqual(missingDelivery);
     const strangersView = resultOf(
-      await bus.send<WebhookPage<WebhookDeliveryView>>(
+      await dispatcher.send<WebhookPage<WebhookDeliveryView>>(
         WebhookCommands.listDeliveries,
         { page_size: 100, page_number: 1 },
-        stranger,
+        { actor: stranger },
       ),
     );
     expect(strangersView.total_items).toBe(0);
     // The owner, and an operator (no actor), do see them.
     expect(
-      resultOf(await bus.send(WebhookCommands.retrieveDelivery, deliveryRef, actorOf(accountId))),
+      resultOf(
+        await dispatcher.send(WebhookCommands.retrieveDelivery, deliveryRef, { actor: actorOf(accountId) }),
+      ),
     ).toMatchObject(deliveryRef);
-    expect(resultOf(await bus.send(WebhookCommands.retrieveDelivery, deliveryRef, null))).toMatchObject(
-      deliveryRef,
-    );
+    expect(
+      resultOf(await dispatcher.send(WebhookCommands.retrieveDelivery, deliveryRef, { actor: null })),
+    ).toMatchObject(deliveryRef);
   });
 });
 
@@ -674,9 +694,9 @@ describe('merchant and on-call tools', () => {
     receiver.respond(path, (request) =>
       JSON.parse(request.rawBody).event_name === 'payout.failed' ? { status: 500 } : { status: 200 },
     );
-    const ok = anEvent({ account_id: accountId, event_name: 'payout.completed', event_type: 'PAYOUT' });
-    const bad = anEvent({ account_id: accountId, event_name: 'payout.failed', event_type: 'PAYOUT' });
-    await publisher.publish([ok, bad], EventTopics.payouts);
+    const ok = aDomainEvent({ account_id: accountId, event_name: 'payout.completed', event_type: 'PAYOUT' });
+    const bad = aDomainEvent({ account_id: accountId, event_name: 'payout.failed', event_type: 'PAYOUT' });
+    await publisher.publish([ok, bad], 'payouts');
     await waitFor(
       async () =>
         (await deliveriesOf(endpoint.endpoint_id)).every((row) => row.status !== 'pending') &&
@@ -687,10 +707,10 @@ describe('merchant and on-call tools', () => {
     );
     const list = async (filters: Record<string, unknown>) =>
       resultOf(
-        await bus.send<WebhookPage<WebhookDeliveryView>>(
+        await dispatcher.send<WebhookPage<WebhookDeliveryView>>(
           WebhookCommands.listDeliveries,
           { page_size: 10, page_number: 1, ...filters },
-          actor,
+          { actor },
         ),
       );
 
@@ -712,10 +732,10 @@ describe('merchant and on-call tools', () => {
     });
 
     const attempts = resultOf(
-      await bus.send<WebhookPage<WebhookAttemptView>>(
+      await dispatcher.send<WebhookPage<WebhookAttemptView>>(
         WebhookCommands.listEventAttempts,
         { event_id: bad.event_id, page_size: 10, page_number: 1 },
-        actor,
+        { actor },
       ),
     );
     expect(attempts.total_items).toBe(4);
@@ -728,10 +748,10 @@ describe('merchant and on-call tools', () => {
       [4, 500, 'SCHEDULED'],
     ]);
     const refused = refusalOf(
-      await bus.send(
+      await dispatcher.send(
         WebhookCommands.listDeliveries,
         { page_size: 10, page_number: 1, delivery_status: 'LOST' },
-        actor,
+        { actor },
       ),
     );
     expect(refused.body.message).toBe(
@@ -742,23 +762,23 @@ describe('merchant and on-call tools', () => {
   it('retries one failed delivery as a manual attempt, and refuses to retry a pending one', async () => {
     const { accountId, path, endpoint } = await accountWithEndpoint();
     receiver.respond(path, { status: 500 });
-    await publisher.publish([anEvent({ account_id: accountId })]);
+    await publisher.publish([aDomainEvent({ account_id: accountId })]);
     const failed = await settledDelivery(endpoint.endpoint_id, 'failed');
     receiver.respond(path, { status: 200 });
     const retried = resultOf(
-      await bus.mutate<WebhookDeliveryView>(
+      await dispatcher.mutate<WebhookDeliveryView>(
         WebhookCommands.retryDelivery,
         { delivery_id: failed.delivery_id },
-        actorOf(accountId),
+        { actor: actorOf(accountId) },
       ),
     );
     expect(retried.delivery_status).toBe('PENDING');
     await settledDelivery(endpoint.endpoint_id, 'succeeded');
     const detail = resultOf(
-      await bus.send<WebhookDeliveryDetailView>(
+      await dispatcher.send<WebhookDeliveryDetailView>(
         WebhookCommands.retrieveDelivery,
         { delivery_id: failed.delivery_id },
-        actorOf(accountId),
+        { actor: actorOf(accountId) },
       ),
     );
     expect(detail.url).toBe(receiver.url(path));
@@ -773,7 +793,7 @@ describe('merchant and on-call tools', () => {
     ]);
 
     receiver.respond(path, { status: 503, headers: { 'retry-after': '3' } });
-    const second = anEvent({ account_id: accountId });
+    const second = aDomainEvent({ account_id: accountId });
     await publishAndReceive(second, path, 6);
     const pending = await waitFor(
       async () =>
@@ -783,10 +803,10 @@ describe('merchant and on-call tools', () => {
       { what: 'a delivery waiting for its retry' },
     );
     const refused = refusalOf(
-      await bus.mutate(
+      await dispatcher.mutate(
         WebhookCommands.retryDelivery,
         { delivery_id: pending.delivery_id },
-        actorOf(accountId),
+        { actor: actorOf(accountId) },
       ),
     );
     expect(refused).toEqual({
@@ -804,9 +824,9 @@ describe('merchant and on-call tools', () => {
     receiver.respond(path, { status: 500 });
     const since = new Date().toISOString();
     const events = [
-      anEvent({ account_id: accountId }),
-      anEvent({ account_id: accountId }),
-      anEvent({ account_id: accountId }),
+      aDomainEvent({ account_id: accountId }),
+      aDomainEvent({ account_id: accountId }),
+      aDomainEvent({ account_id: accountId }),
     ];
     await publisher.publish(events);
     await waitFor(
@@ -817,12 +837,12 @@ describe('merchant and on-call tools', () => {
       { what: 'three failed deliveries' },
     );
     receiver.respond(path, { status: 410 });
-    await publisher.publish([anEvent({ account_id: accountId })]);
+    await publisher.publish([aDomainEvent({ account_id: accountId })]);
     await waitFor(async () => (await endpointStatus(endpoint.endpoint_id)).status === 'DISABLED', {
       what: 'the endpoint to be disabled',
     });
 
-    const cli = cliAgainst(bus);
+    const cli = cliAgainst(dispatcher);
     const refused = await cli.run([
       'webhooks',
       'replay',
@@ -872,12 +892,12 @@ describe('merchant and on-call tools', () => {
   it('delivers what Redis lost: the reconciler re-enqueues due deliveries after our queue keys are deleted', async () => {
     const { accountId, path, endpoint } = await accountWithEndpoint();
     receiver.respond(path, { status: 503, headers: { 'retry-after': '2' } });
-    const event = anEvent({ account_id: accountId });
+    const event = aDomainEvent({ account_id: accountId });
     await publishAndReceive(event, path);
     await waitFor(async () => (await deliveriesOf(endpoint.endpoint_id))[0]?.attempt_count === 1, {
       what: 'the first attempt',
     });
-    expect(await deleteQueueKeys(identity.queuePrefix)).toBeGreaterThan(0);
+    expect(await deleteRedisKeys(dispatcher.config.WEBHOOK_QUEUE_PREFIX)).toBeGreaterThan(0);
     receiver.respond(path, { status: 200 });
     await settledDelivery(endpoint.endpoint_id, 'succeeded');
     expect(receiver.received(path).map((request) => request.headers['webhook-id'])).toEqual([
@@ -898,7 +918,7 @@ describe('merchant and on-call tools', () => {
     expect(summary.statusCode).toBe(200);
     expect(summary.json()).toMatchObject({
       queue: 'webhook-deliveries',
-      prefix: identity.queuePrefix,
+      prefix: dispatcher.config.WEBHOOK_QUEUE_PREFIX,
       deliveries: { succeeded: expect.any(Number) },
     });
     expect((await inject(`/ops/queues?token=${dispatcher.config.OPS_TOKEN}`)).statusCode).toBe(200);
@@ -917,14 +937,20 @@ describe('merchant and on-call tools', () => {
   });
 });
 
-/** The operators' CLI (its real argument handling and output) over the test's command path, as an operator. */
-function cliAgainst(testBus: WebhookTestBus) {
+/** The operators' CLI (its real argument handling, output and Kafka bus) on this file's stack, as an operator. */
+function cliAgainst(service: DispatcherService) {
   return {
     async run(argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
       const out: string[] = [];
       const err: string[] = [];
       const code = await runCli(argv, {
-        connect: async () => testBus.cliBus(),
+        connect: () =>
+          connectCliBus({
+            brokers: testBrokers(),
+            kafkaPrefix: service.stack.prefix,
+            timeoutMs: 15_000,
+            logLevel: 'silent',
+          }),
         out: (line) => out.push(line),
         err: (line) => err.push(line),
       });

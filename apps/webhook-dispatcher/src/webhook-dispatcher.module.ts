@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { CommandTopics } from '@paygrid/contracts';
 import { commandControllerFor, PlatformModule } from '@paygrid/platform';
 import { DISPATCHER_CONFIG, DispatcherConfig, privateUrlsAllowed } from './config';
 import { WebhookEvents1710000000100 } from './migrations/1710000000100-webhook-events';
@@ -45,7 +44,7 @@ export class WebhookDispatcherModule {
           redis: true,
         }),
       ],
-      controllers: [commandControllerFor(CommandTopics.webhooks), OpsQueuesController],
+      controllers: [commandControllerFor('webhooks', config), OpsQueuesController],
       providers: [
         { provide: DISPATCHER_CONFIG, useValue: config },
         {

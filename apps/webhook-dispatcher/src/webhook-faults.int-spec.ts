@@ -11,24 +11,21 @@ import {
   OutboxRelay,
 } from '@paygrid/platform';
 import {
+  AppProcess,
+  buildDist,
   createTestDatabase,
+  deleteRedisKeys,
   ReceivedWebhook,
   TestDatabase,
   testBrokers,
+  TestStack,
   waitFor,
   WebhookReceiver,
 } from '@paygrid/testing';
 import { newId } from '@paygrid/ids';
 import { EndpointRepository } from './modules/endpoints/endpoint.repository';
 import { newWebhookSecret } from './modules/sending/webhook-signer';
-import {
-  createDispatcherDatabase,
-  deleteQueueKeys,
-  dispatcherEnv,
-  newTestIdentity,
-  prepareKafka,
-} from './test/dispatcher-app.harness';
-import { buildDist, DispatcherProcess } from './test/dispatcher-process';
+import { dispatcherProcess, dispatcherTestEnv } from './test/dispatcher-service';
 import { sdkVerifies, standardWebhooksVerifies } from './test/verifiers';
 
 /**
@@ -42,6 +39,7 @@ const BATCHES = 20;
 const KILLS = 4;
 const logger = pino({ level: 'silent' });
 
+let stack: TestStack;
 let dispatcherDb: TestDatabase;
 let sourceDb: TestDatabase;
 let source: DataSource;
@@ -49,29 +47,27 @@ let dispatcherData: DataSource;
 let producer: Producer;
 let relay: OutboxRelay;
 let receiver: WebhookReceiver;
-let dispatcher: DispatcherProcess;
-const identity = newTestIdentity();
+let dispatcher: AppProcess;
+const env = dispatcherTestEnv({
+  WEBHOOK_RETRY_SCHEDULE_MS: '200,500,1000,2000,4000,8000,8000',
+  WEBHOOK_TIMEOUT_MS: '3000',
+  WEBHOOK_STALLED_INTERVAL_MS: '2000',
+  WEBHOOK_RECONCILE_INTERVAL_MS: '500',
+});
 
 beforeAll(async () => {
   buildDist();
-  dispatcherDb = await createDispatcherDatabase();
+  stack = await TestStack.create('webhook-faults');
+  dispatcherDb = await createTestDatabase('paygrid_webhooks');
   sourceDb = await createTestDatabase('wh_fault_source');
   source = createDataSource({ url: sourceDb.url, app: 'wh-fault-source' });
   await source.initialize();
   await source.runMigrations();
   producer = createProducer(createKafka('wh-fault-source', testBrokers(), logger));
   await producer.connect();
-  relay = new OutboxRelay(source, producer, sourceDb.url, logger, { pollIntervalMs: 50 });
+  relay = new OutboxRelay(source, producer, stack.names, sourceDb.url, logger, { pollIntervalMs: 50 });
   receiver = await WebhookReceiver.start();
-  await prepareKafka(identity);
-  dispatcher = new DispatcherProcess(
-    dispatcherEnv(dispatcherDb.url, identity, {
-      WEBHOOK_RETRY_SCHEDULE_MS: '200,500,1000,2000,4000,8000,8000',
-      WEBHOOK_TIMEOUT_MS: '3000',
-      WEBHOOK_STALLED_INTERVAL_MS: '2000',
-      WEBHOOK_RECONCILE_INTERVAL_MS: '500',
-    }),
-  );
+  dispatcher = await dispatcherProcess(stack, dispatcherDb, env);
   await dispatcher.start();
   dispatcherData = createDataSource({ url: dispatcherDb.url, app: 'wh-fault-check' });
   await dispatcherData.initialize();
@@ -84,9 +80,10 @@ afterAll(async () => {
   await receiver?.close();
   await dispatcherData?.destroy();
   await source?.destroy();
-  await deleteQueueKeys(identity.queuePrefix);
+  await deleteRedisKeys(env.WEBHOOK_QUEUE_PREFIX);
   await dispatcherDb?.drop();
   await sourceDb?.drop();
+  await stack?.close();
 });
 
 /** One in ten events is refused at its first attempt, so retries are in flight when the kills land. */
@@ -163,7 +160,7 @@ describe('delivery under process kills and a Redis flush', () => {
       });
       await dispatcher.restart();
       // Once mid-run, Redis loses every job of ours: the reconciler must rebuild them from Postgres.
-      if (kill === 2) await deleteQueueKeys(identity.queuePrefix);
+      if (kill === 2) await deleteRedisKeys(env.WEBHOOK_QUEUE_PREFIX);
     }
     await publishing;
     expect(published).toHaveLength(EVENTS);

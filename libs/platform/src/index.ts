@@ -16,6 +16,7 @@ export * from './commands/command-context';
 export * from './commands/handle-command.decorator';
 export * from './database/transaction-context';
 export * from './kafka/kafka-factory';
+export * from './kafka/kafka-names';
 export * from './kafka/kafka-admin';
 export * from './kafka/command-bus';
 export * from './kafka/command-dispatcher';

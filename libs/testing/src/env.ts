@@ -9,6 +9,11 @@ export function testPostgresUrl(database = 'postgres'): string {
   return url.toString();
 }
 
-export function testRedisUrl(): string {
-  return process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** The test Redis; on another logical database when given (for an app whose keys have fixed names). */
+export function testRedisUrl(database?: number): string {
+  const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  if (database === undefined) return url;
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
 }

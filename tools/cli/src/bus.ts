@@ -1,17 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { Actor, CommandFamily, PING_COMMAND } from '@paygrid/contracts';
-import { ApiError, CommandBus, Metrics } from '@paygrid/platform';
+import { ApiError, CommandBus, DEFAULT_KAFKA_PREFIX, KafkaNames, Metrics } from '@paygrid/platform';
 import { ConnectedBus } from './cli';
 import { CliFailure } from './commands/registry';
 
 /**
- * The CLI's connection to a running stack: a CommandBus with a consumer group of its own per run (so
- * replies come back to this process only), bounded by PAYGRID_CLI_TIMEOUT_MS at every step, so a
- * stack that is down gives a clear message instead of a hang.
+ * The CLI's connection to a running stack (the one named by KAFKA_PREFIX on the broker): a CommandBus
+ * with a consumer group of its own per run (so replies come back to this process only), bounded by
+ * PAYGRID_CLI_TIMEOUT_MS at every step, so a stack that is down gives a clear message instead of a hang.
  */
 export interface CliBusOptions {
   brokers: string[];
+  kafkaPrefix: string;
   timeoutMs: number;
   logLevel: string;
 }
@@ -20,7 +21,7 @@ export function cliBusOptions(env: NodeJS.ProcessEnv): CliBusOptions {
   const timeoutMs = Number(env.PAYGRID_CLI_TIMEOUT_MS ?? 15_000);
   if (!Number.isInteger(timeoutMs) || timeoutMs < 100) throw new CliFailure('PAYGRID_CLI_TIMEOUT_MS must be an integer >= 100');
   const brokers = (env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',').map((broker) => broker.trim()).filter(Boolean);
-  return { brokers, timeoutMs, logLevel: env.PAYGRID_CLI_LOG_LEVEL ?? 'silent' };
+  return { brokers, kafkaPrefix: env.KAFKA_PREFIX || DEFAULT_KAFKA_PREFIX, timeoutMs, logLevel: env.PAYGRID_CLI_LOG_LEVEL ?? 'silent' };
 }
 
 /** One ping attempt waits this long: a ping sent before the reply consumer is fetching is lost. */
@@ -29,8 +30,18 @@ const PING_ATTEMPT_MS = 2000;
 export async function connectCliBus(options: CliBusOptions): Promise<ConnectedBus> {
   // Logs go to stderr so that stdout holds only the command's output.
   const logger = pino({ level: options.logLevel, base: { app: 'paygrid-cli' } }, pino.destination(2));
-  const groupId = `paygrid-cli-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const bus = new CommandBus({ clientId: 'paygrid-cli', brokers: options.brokers, groupId, timeoutMs: options.timeoutMs }, logger, new Metrics('paygrid-cli'));
+  let names: KafkaNames;
+  try {
+    names = new KafkaNames(options.kafkaPrefix);
+  } catch (error) {
+    throw new CliFailure(`KAFKA_PREFIX: ${(error as Error).message}`);
+  }
+  const group = `cli-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const bus = new CommandBus(
+    { clientId: 'paygrid-cli', brokers: options.brokers, names, group, timeoutMs: options.timeoutMs },
+    logger,
+    new Metrics('paygrid-cli'),
+  );
   const where = options.brokers.join(',');
   await withDeadline(bus.connect(), options.timeoutMs, () => {
     void bus.close().catch(() => undefined);
@@ -55,7 +66,9 @@ export async function connectCliBus(options: CliBusOptions): Promise<ConnectedBu
         const reply = await bus.request(family, PING_COMMAND, {}, { actor: null, timeoutMs: attemptMs }).catch(() => undefined);
         if (reply?.ok) return;
       }
-      throw new CliFailure(`the ${family} service did not answer within ${options.timeoutMs} ms (Kafka at ${where}); is it running?`);
+      throw new CliFailure(
+        `the ${family} service of stack ${names.prefix} did not answer within ${options.timeoutMs} ms (Kafka at ${where}); is it running?`,
+      );
     },
     close: () => bus.close(),
   };

@@ -79,7 +79,7 @@ export function usage(groups: readonly CommandGroup[]): string[] {
     '',
     ...groups.flatMap((group) => groupUsage(group).slice(1)),
     '',
-    'Environment: KAFKA_BROKERS (default 127.0.0.1:9092), PAYGRID_CLI_TIMEOUT_MS (default 15000).',
+    'Environment: KAFKA_BROKERS (default 127.0.0.1:9092), KAFKA_PREFIX (the stack, default paygrid), PAYGRID_CLI_TIMEOUT_MS (default 15000).',
   ];
 }
 

@@ -3,11 +3,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Redis from 'ioredis';
 import { Kafka, logLevel } from 'kafkajs';
-import { allTopics, HostedSessionView } from '@paygrid/contracts';
+import { HostedSessionView } from '@paygrid/contracts';
+import { KafkaNames } from '@paygrid/platform';
 import { waitFor } from '@paygrid/testing';
 import { SANDBOX } from '../support/api-client';
 import { queryE2eDatabase } from '../support/databases';
-import { E2E_GATEWAY, E2E_LOG_DIRECTORY } from '../support/stack-settings';
+import { E2E_GATEWAY, E2E_LOG_DIRECTORY, e2eKafkaPrefix } from '../support/stack-settings';
 import { acquiringWebhooks, cardMethod, Merchant, uniqueVisaNumber, useAcquiringE2eSettings } from './support/acquiring-e2e';
 
 /**
@@ -54,7 +55,7 @@ async function searchKafka(): Promise<string[]> {
   const kafka = new Kafka({ clientId: 'card-data-audit', brokers: (process.env.PAYGRID_E2E_BROKERS ?? '127.0.0.1:9092').split(','), logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();
-  const topics = allTopics().map((topic) => topic.name);
+  const topics = new KafkaNames(e2eKafkaPrefix()).topics().map((topic) => topic.name);
   const ends = new Map<string, number>();
   for (const topic of topics) {
     for (const partition of await admin.fetchTopicOffsets(topic)) ends.set(`${topic}/${partition.partition}`, Number(partition.high));

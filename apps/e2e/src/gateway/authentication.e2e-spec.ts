@@ -1,10 +1,9 @@
 import jwt from 'jsonwebtoken';
 import { SANDBOX_SEED_DEFAULTS } from '@paygrid/contracts';
-import { configSchema as gatewayConfig } from '../../../gateway/src/config';
 import { api, isEnvelope, SANDBOX, tokenFor } from '../support/api-client';
 import { createKey, revokeKey, withOperatorBus } from '../support/operator-bus';
 import { startExtraInstance } from '../support/stack-control';
-import { stopApps } from '@paygrid/local-stack';
+import { appSchemas, stopApps } from '@paygrid/local-stack';
 
 /**
  * The behaviour the official SDKs rely on (wire-compat §0–§7, decisions §2): the token call and its
@@ -74,7 +73,7 @@ describe('token use', () => {
   it('answers an expired token with 401 "Token expired" so the SDKs refresh silently', async () => {
     const token = await tokenFor(SANDBOX.master);
     const claims = claimsOf(token);
-    const secret = gatewayConfig.JWT_SECRET.default as string;
+    const secret = appSchemas().gateway.JWT_SECRET.default as string;
     const expired = jwt.sign({ ...claims, iat: 1_600_000_000, exp: 1_600_000_060 }, secret, { algorithm: 'HS256' });
     const response = await api('GET', LIST, { headers: { 'x-auth-token': `Bearer ${expired}` } });
     expect(response.status).toBe(401);

@@ -12,6 +12,7 @@ import {
   stopApps,
   waitUntilReady,
 } from '@paygrid/local-stack';
+import { deleteStackTopics, KafkaNames } from '@paygrid/platform';
 import { e2eSettings, E2E_LOG_DIRECTORY, E2E_PIDS_FILE } from './stack-settings';
 
 /**
@@ -28,21 +29,28 @@ export default async function globalSetup(): Promise<void> {
   if (build.status !== 0) throw new Error(`npm run build failed (${build.status} ${build.signal} ${build.error}):\n${build.stdout}\n${build.stderr}`);
   rmSync(E2E_LOG_DIRECTORY, { recursive: true, force: true });
   mkdirSync(E2E_LOG_DIRECTORY, { recursive: true });
-  process.env.PAYGRID_E2E_GROUP_PREFIX ??= `paygrid-e2e-${Date.now().toString(36)}`;
-  const infrastructure = await provideInfrastructure(() => undefined, '_e2e', { recreateDatabases: true });
+  process.env.PAYGRID_E2E_KAFKA_PREFIX ??= `paygrid-e2e-${Date.now().toString(36)}`;
+  const infrastructure = await provideInfrastructure(() => undefined, '_e2e', {
+    recreateDatabases: true,
+    kafkaPrefix: process.env.PAYGRID_E2E_KAFKA_PREFIX,
+  });
   const settings = e2eSettings(infrastructure);
   await assertPortsFree(settings);
   const apps = launchApps(settings, () => undefined);
-  globalThis.__PAYGRID_E2E__ = { apps, release: infrastructure.release };
+  const release = async () => {
+    await deleteStackTopics(infrastructure.kafkaBrokers.split(','), new KafkaNames(settings.kafkaPrefix)).catch(() => undefined);
+    await infrastructure.release();
+  };
+  globalThis.__PAYGRID_E2E__ = { apps, release };
   try {
     await waitUntilReady(apps, 120_000);
   } catch (error) {
     await stopApps(apps);
-    await infrastructure.release();
+    await release();
     throw new Error(`e2e stack did not start (logs in ${E2E_LOG_DIRECTORY}): ${(error as Error).message}`);
   }
   writeFileSync(E2E_PIDS_FILE, JSON.stringify(Object.fromEntries(apps.map((app) => [app.name, app.process.pid]))));
   process.env.PAYGRID_E2E_BROKERS = infrastructure.kafkaBrokers;
   process.env.PAYGRID_E2E_DATABASE_SERVER = infrastructure.databaseServerUrl;
-  process.env.PAYGRID_E2E_REDIS = infrastructure.redisUrl;
+  process.env.PAYGRID_E2E_REDIS = settings.redisUrl;
 }

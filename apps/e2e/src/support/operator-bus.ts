@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { AccountCommands, CreatedCredential } from '@paygrid/contracts';
-import { CommandBus, Metrics } from '@paygrid/platform';
+import { CommandBus, KafkaNames, Metrics } from '@paygrid/platform';
+import { e2eKafkaPrefix } from './stack-settings';
 
 /**
  * The operator path (what `npm run paygrid -- keys ...` does): commands straight onto the bus, with no
@@ -11,7 +12,8 @@ export async function withOperatorBus<T>(work: (bus: CommandBus) => Promise<T>):
     {
       clientId: 'e2e-operator',
       brokers: (process.env.PAYGRID_E2E_BROKERS ?? '127.0.0.1:9092').split(','),
-      groupId: `e2e-operator-${process.pid}-${Date.now()}`,
+      names: new KafkaNames(e2eKafkaPrefix()),
+      group: `e2e-operator-${process.pid}-${Date.now()}`,
       timeoutMs: 15_000,
     },
     pino({ level: 'silent' }),

@@ -1,16 +1,27 @@
 import path from 'node:path';
-import { REPO_ROOT, StackSettings } from '@paygrid/local-stack';
+import { redisUrlOnDatabase, REPO_ROOT, StackSettings } from '@paygrid/local-stack';
 
 /**
  * The e2e stack: the six compiled apps on ports 3100–3105 (beside a developer's `npm start` on
- * 3000–3005), their own databases (`*_e2e`, recreated every run), consumer groups unique to the run,
- * and test-speed settings. Test files read the addresses from here.
+ * 3000–3005), their own databases (`*_e2e`, recreated every run), Kafka topics and consumer groups of
+ * the run's own (KAFKA_PREFIX `paygrid-e2e-<run>`, created by global-setup, deleted by teardown), their
+ * own Redis logical database, and test-speed settings. Test files read the addresses from here.
  */
 export const E2E_PORT_OFFSET = 100;
 export const E2E_GATEWAY = `http://127.0.0.1:${3000 + E2E_PORT_OFFSET}`;
 export const E2E_API = `${E2E_GATEWAY}/api`;
 export const E2E_LOG_DIRECTORY = path.join(REPO_ROOT, 'tmp/e2e-logs');
 export const E2E_PIDS_FILE = path.join(E2E_LOG_DIRECTORY, 'pids.json');
+
+/** The e2e stack's Redis logical database (integration tests use 11, `npm start` 0). */
+export const E2E_REDIS_DATABASE = 12;
+
+/** The run's Kafka prefix, chosen by global-setup and handed to test files through the environment. */
+export function e2eKafkaPrefix(): string {
+  const prefix = process.env.PAYGRID_E2E_KAFKA_PREFIX;
+  if (!prefix) throw new Error('PAYGRID_E2E_KAFKA_PREFIX is not set: e2e suites run under apps/e2e global-setup');
+  return prefix;
+}
 
 /** Short enough that the kill-and-retry tests do not wait long, long enough for a loaded CI box. */
 export const E2E_COMMAND_TIMEOUT_MS = 4000;
@@ -40,9 +51,10 @@ export function e2eSettings(infrastructure: {
 }): StackSettings {
   return {
     ...infrastructure,
+    redisUrl: redisUrlOnDatabase(infrastructure.redisUrl, E2E_REDIS_DATABASE),
     portOffset: E2E_PORT_OFFSET,
     databaseSuffix: '_e2e',
-    groupPrefix: process.env.PAYGRID_E2E_GROUP_PREFIX ?? 'paygrid-e2e',
+    kafkaPrefix: e2eKafkaPrefix(),
     logLevel: 'info',
     logSink: { directory: E2E_LOG_DIRECTORY },
     extraEnv: {

@@ -8,6 +8,7 @@ import { AppName } from '../config/app-catalog';
 import { createLogger, PinoNestLogger } from '../logging/logger';
 import { bindHttpCorrelation } from '../logging/fastify-correlation';
 import { nestKafkaOptions } from '../kafka/kafka-factory';
+import { kafkaNamesOf } from '../kafka/kafka-names';
 import { BODY_LIMIT_BYTES } from '../http/error-mapping';
 import { answerClientError, HttpErrorFilter, installJsonBodyParser, routerRefusal, sendApiError } from '../http/http-errors';
 import { Metrics } from '../metrics/metrics';
@@ -21,7 +22,7 @@ import { LOGGER } from '../nest/tokens';
 export interface StartOptions {
   app: AppName;
   module: Type<unknown> | DynamicModule;
-  config: { PORT: number; HOST: string; KAFKA_BROKERS: string[]; LOG_LEVEL: string; KAFKA_GROUP_PREFIX: string };
+  config: { PORT: number; HOST: string; KAFKA_BROKERS: string[]; LOG_LEVEL: string; KAFKA_PREFIX: string };
   /** Services consume their command topic; the gateway does not. */
   consumesCommands: boolean;
   /** Extra HTTP setup (routes outside Nest, global prefix, docs). */
@@ -67,7 +68,7 @@ export async function createHttpApp(options: StartOptions): Promise<NestFastifyA
   });
   await options.configure?.(app, logger);
   if (options.consumesCommands) {
-    const groupId = `${options.config.KAFKA_GROUP_PREFIX}-${options.app}`;
+    const groupId = kafkaNamesOf(options.config).group(options.app);
     app.connectMicroservice(nestKafkaOptions(options.app, options.config.KAFKA_BROKERS, groupId, logger));
   }
   app.enableShutdownHooks();

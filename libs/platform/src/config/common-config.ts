@@ -1,5 +1,6 @@
 import { AppName, appDescriptor } from './app-catalog';
 import { env, ConfigSchema } from './config';
+import { DEFAULT_KAFKA_PREFIX, KAFKA_PREFIX_PATTERN } from '../kafka/kafka-names';
 
 /** Variables every app reads. Each app adds its own on top (see apps/<app>/src/config.ts). */
 export function commonConfig(app: AppName) {
@@ -18,9 +19,10 @@ export function commonConfig(app: AppName) {
     }),
     KAFKA_BROKERS: env.list('comma-separated Kafka bootstrap brokers', { default: '127.0.0.1:9092' }),
     REDIS_URL: env.url('Redis URL', ['redis', 'rediss'], { default: 'redis://127.0.0.1:6379' }),
-    KAFKA_GROUP_PREFIX: env.string('prefix of Kafka consumer group ids (lets two stacks share a broker)', {
-      default: 'paygrid',
-    }),
+    KAFKA_PREFIX: env.string(
+      "prefix of every Kafka topic and consumer group (stacks with different prefixes share a broker without seeing each other's messages)",
+      { default: DEFAULT_KAFKA_PREFIX, pattern: KAFKA_PREFIX_PATTERN },
+    ),
   } satisfies ConfigSchema;
 }
 

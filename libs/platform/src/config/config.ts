@@ -24,12 +24,23 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * Variables an earlier version read, with what replaced them: a deployment still setting one would
+ * otherwise be silently ignored (e.g. two stacks meant to be apart sharing consumer groups).
+ */
+const RETIRED_VARIABLES: Record<string, string> = {
+  KAFKA_GROUP_PREFIX: 'set KAFKA_PREFIX instead (it prefixes every topic and consumer group)',
+};
+
 export function loadConfig<S extends ConfigSchema>(
   schema: S,
   env: NodeJS.ProcessEnv = process.env,
 ): ConfigOf<S> {
   const problems: string[] = [];
   const values: Record<string, unknown> = {};
+  for (const [name, replacement] of Object.entries(RETIRED_VARIABLES)) {
+    if (env[name] !== undefined && env[name] !== '') problems.push(`${name} is no longer read: ${replacement}`);
+  }
   for (const [name, spec] of Object.entries(schema)) {
     const given = env[name];
     const raw = given === undefined || given === '' ? spec.default : given;
@@ -60,11 +71,12 @@ function declare<T>(description: string, options: Options, parse: (raw: string) 
 }
 
 export const env = {
-  string(description: string, options: Options & { minLength?: number } = {}): ConfigVar<string> {
+  string(description: string, options: Options & { minLength?: number; pattern?: RegExp } = {}): ConfigVar<string> {
     return declare(description, options, (raw) => {
       if (options.minLength !== undefined && raw.length < options.minLength) {
         throw new Error(`must be at least ${options.minLength} characters`);
       }
+      if (options.pattern && !options.pattern.test(raw)) throw new Error(`"${raw}" does not match ${options.pattern}`);
       return raw;
     });
   },

@@ -1,6 +1,7 @@
 import { DataSource, EntityManager, MixedList, EntitySchema } from 'typeorm';
 import { rowsOf as queryRows } from '@paygrid/state-machine';
 import { PlatformTables1700000000000 } from './platform-tables.migration';
+import { OutboxLogicalTopics1700000000010 } from './outbox-logical-topics.migration';
 
 /**
  * Each service owns one Postgres database (architecture rule 1). This builds its TypeORM DataSource
@@ -23,7 +24,7 @@ export function createDataSource(options: DatabaseOptions): DataSource {
     url: options.url,
     applicationName: `paygrid-${options.app}`,
     entities: options.entities ?? [],
-    migrations: [PlatformTables1700000000000, ...(options.migrations ?? [])],
+    migrations: [PlatformTables1700000000000, OutboxLogicalTopics1700000000010, ...(options.migrations ?? [])],
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,

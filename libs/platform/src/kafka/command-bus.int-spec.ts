@@ -3,8 +3,8 @@ import { Injectable, Module, DynamicModule, INestApplication } from '@nestjs/com
 import { MigrationInterface, QueryRunner, DataSource } from 'typeorm';
 import pino from 'pino';
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
-import { CommandTopics, defineCommand, NoPayload, returns } from '@paygrid/contracts';
-import { createTestDatabase, TestDatabase, testBrokers } from '@paygrid/testing';
+import { defineCommand, NoPayload, returns } from '@paygrid/contracts';
+import { createTestDatabase, ServiceHarness, TestDatabase, testBrokers, TestStack } from '@paygrid/testing';
 import { commonConfig } from '../config/common-config';
 import { loadConfig } from '../config/config';
 import { PlatformModule } from '../nest/platform.module';
@@ -18,9 +18,9 @@ import { StagedContext, WriteContext } from '../commands/command-context';
 import { commandControllerFor } from './command-controller';
 
 /**
- * Request/reply over the real broker with a real service (a test module on the payouts command
- * topic, under its own consumer-group prefix): at-most-once application of a command_id, stored
- * refusals, and the timeout path when the service is down, recovered by a retry once it is back.
+ * Request/reply over the real broker with a real service (a test module on the payouts command topic
+ * of this file's own stack): at-most-once application of a command_id, stored refusals, and the
+ * timeout path when the service is down, recovered by a retry once it is back.
  */
 class TestEffectsTable1700000000001 implements MigrationInterface {
   name = 'TestEffectsTable1700000000001';
@@ -106,14 +106,14 @@ class TestServiceModule {
       imports: [
         PlatformModule.forRoot({ app: 'payouts', config, database: { migrations: [TestEffectsTable1700000000001] }, commands: true }),
       ],
-      controllers: [commandControllerFor(CommandTopics.payouts)],
+      controllers: [commandControllerFor('payouts', config)],
       providers: [TestHandlers],
     };
   }
 }
 
 describe('command bus against a real service', () => {
-  const groupPrefix = `it-${randomUUID().slice(0, 8)}`;
+  let stack: TestStack;
   let database: TestDatabase;
   let service: INestApplication | undefined;
   let bus: CommandBus;
@@ -122,7 +122,7 @@ describe('command bus against a real service', () => {
     loadConfig(commonConfig('payouts'), {
       DATABASE_URL: database.url,
       KAFKA_BROKERS: testBrokers().join(','),
-      KAFKA_GROUP_PREFIX: groupPrefix,
+      KAFKA_PREFIX: stack.prefix,
       LOG_LEVEL: 'silent',
     });
 
@@ -143,9 +143,10 @@ describe('command bus against a real service', () => {
     bus.execute(TestCommands.create, payload as TestCreatePayload, { actor: null, commandId, timeoutMs });
 
   beforeAll(async () => {
+    stack = await TestStack.create('command-bus');
     database = await createTestDatabase('commands');
     bus = new CommandBus(
-      { clientId: 'it-bus', brokers: testBrokers(), groupId: `${groupPrefix}-bus`, timeoutMs: 15_000 },
+      { clientId: 'it-bus', brokers: testBrokers(), names: stack.names, group: 'bus', timeoutMs: 15_000 },
       pino({ level: 'silent' }),
       new Metrics('it-bus'),
     );
@@ -156,6 +157,7 @@ describe('command bus against a real service', () => {
     await bus?.close();
     await service?.close();
     await database?.drop();
+    await stack?.close();
   });
 
   it('answers api_error when the service is down, and the retry succeeds once it is back', async () => {
@@ -248,5 +250,40 @@ describe('command bus against a real service', () => {
       .then((reply) => (reply.ok ? reply : ApiError.from(reply.error as never)))
       .catch((error: unknown) => error);
     expect((failure as ApiError).body).toMatchObject({ type: 'api_error', code: 'operation_not_available' });
+  });
+});
+
+describe('two stacks on one broker', () => {
+  const harnesses: ServiceHarness<ReturnType<typeof commonConfig>>[] = [];
+  const startPayouts = async () => {
+    const harness = await ServiceHarness.start({
+      app: 'payouts',
+      configSchema: commonConfig('payouts'),
+      module: (config) => TestServiceModule.register(config),
+    });
+    harnesses.push(harness);
+    return harness;
+  };
+  const notesOf = async (harness: ServiceHarness<ReturnType<typeof commonConfig>>) =>
+    (await harness.dataSource.query('SELECT note FROM test_effects ORDER BY id')).map((row: { note: string }) => row.note);
+
+  afterAll(async () => {
+    for (const harness of harnesses) await harness.close();
+  });
+
+  it("never answer each other's commands: each command is applied by its own stack's service only", async () => {
+    const first = await startPayouts();
+    const second = await startPayouts();
+    expect(first.stack.prefix).not.toBe(second.stack.prefix);
+    const key = `key-${randomUUID()}`;
+    const create = async (harness: ServiceHarness<ReturnType<typeof commonConfig>>, note: string) =>
+      (await harness.commands()).bus.execute(TestCommands.create, { note }, { actor: null, commandId: `cmd-${randomUUID()}`, key });
+
+    expect((await create(first, 'first-stack')).note).toBe('first-stack');
+    // Same key, sent after the first reply: were the two stacks on one topic, the second service would
+    // have to apply the first command (same partition, earlier offset) before answering this one.
+    expect((await create(second, 'second-stack')).note).toBe('second-stack');
+    expect(await notesOf(first)).toEqual(['first-stack']);
+    expect(await notesOf(second)).toEqual(['second-stack']);
   });
 });

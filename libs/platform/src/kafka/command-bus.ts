@@ -16,6 +16,7 @@ import { ApiError, Errors } from '../errors/api-error';
 import { currentCorrelationId, CORRELATION_HEADER } from '../logging/correlation';
 import { Metrics } from '../metrics/metrics';
 import { nestKafkaOptions } from './kafka-factory';
+import { KafkaNames } from './kafka-names';
 
 /**
  * The sending side of request/reply over Kafka (Nest's ClientKafka). Every command waits for its
@@ -36,22 +37,34 @@ export interface SendOptions {
   correlationId?: string;
 }
 
+export interface CommandBusOptions {
+  clientId: string;
+  brokers: string[];
+  /** The stack whose services this bus addresses (its command topics and its reply group). */
+  names: KafkaNames;
+  /** The reply consumer group within the stack, e.g. `gateway` (Nest appends `-client`). */
+  group: string;
+  timeoutMs: number;
+}
+
 export class CommandBus {
   private readonly client: ClientKafka;
   private connected = false;
 
   constructor(
-    private readonly options: { clientId: string; brokers: string[]; groupId: string; timeoutMs: number },
+    private readonly options: CommandBusOptions,
     private readonly logger: Logger,
     private readonly metrics: Metrics,
   ) {
-    const nest = nestKafkaOptions(options.clientId, options.brokers, options.groupId, logger);
+    const nest = nestKafkaOptions(options.clientId, options.brokers, options.names.group(options.group), logger);
     this.client = new ClientKafka(nest.options ?? {});
   }
 
   async connect(): Promise<void> {
     if (this.connected) return;
-    for (const topic of Object.values(CommandTopics)) this.client.subscribeToResponseOf(topic);
+    for (const family of Object.keys(CommandTopics) as CommandFamily[]) {
+      this.client.subscribeToResponseOf(this.options.names.commandTopic(family));
+    }
     await this.client.connect();
     this.connected = true;
   }
@@ -102,7 +115,7 @@ export class CommandBus {
     try {
       const reply = await lastValueFrom(
         this.client
-          .send<CommandReply<R>>(CommandTopics[family], message)
+          .send<CommandReply<R>>(this.options.names.commandTopic(family), message)
           .pipe(timeout(options.timeoutMs ?? this.options.timeoutMs)),
       );
       if (!reply.ok) outcome = 'refused';

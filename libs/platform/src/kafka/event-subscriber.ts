@@ -1,9 +1,10 @@
 import { Consumer, Kafka } from 'kafkajs';
 import { Logger } from 'pino';
-import { DomainEvent, EventFormatError, parseDomainEvent } from '@paygrid/contracts';
+import { DomainEvent, EventFamily, EventFormatError, parseDomainEvent } from '@paygrid/contracts';
 import { CORRELATION_HEADER, runWithCorrelation } from '../logging/correlation';
 import { Metrics } from '../metrics/metrics';
 import { CONSUMER_DEFAULTS, headerText } from './kafka-factory';
+import { KafkaNames } from './kafka-names';
 
 /**
  * Consumes domain event topics with a plain kafkajs consumer, so the commit policy is ours: an
@@ -14,13 +15,19 @@ import { CONSUMER_DEFAULTS, headerText } from './kafka-factory';
  */
 export type EventHandler = (event: DomainEvent, topic: string) => Promise<'applied' | 'duplicate'>;
 
+/** Which stack's event topics to read, and the subscriber's consumer group within that stack. */
+export interface EventSubscription {
+  names: KafkaNames;
+  group: string;
+  families: EventFamily[];
+}
+
 export class EventSubscriber {
   private consumer?: Consumer;
 
   constructor(
     private readonly kafka: Kafka,
-    private readonly groupId: string,
-    private readonly topics: string[],
+    private readonly subscription: EventSubscription,
     private readonly handler: EventHandler,
     private readonly logger: Logger,
     private readonly metrics: Metrics,
@@ -28,9 +35,11 @@ export class EventSubscriber {
   ) {}
 
   async start(): Promise<void> {
-    const consumer = this.kafka.consumer({ groupId: this.groupId, ...CONSUMER_DEFAULTS });
+    const { names, group, families } = this.subscription;
+    const consumer = this.kafka.consumer({ groupId: names.group(group), ...CONSUMER_DEFAULTS });
     await consumer.connect();
-    await consumer.subscribe({ topics: this.topics, fromBeginning: this.fromBeginning });
+    const topics = families.map((family) => names.eventTopic(family));
+    await consumer.subscribe({ topics, fromBeginning: this.fromBeginning });
     await consumer.run({
       partitionsConsumedConcurrently: 3,
       eachMessage: async ({ topic, message }) => {

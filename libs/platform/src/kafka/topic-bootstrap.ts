@@ -2,8 +2,10 @@
  * Readiness and topic bootstrap for the local/CI Kafka broker (deploy/local/kafka/kafka-up.sh).
  *
  * - `waitForKafka`: connect + describeCluster, retried until the deadline.
- * - `ensureTopics`: waitForKafka, then create every topic of `allTopics()` that does not exist yet (RF 1,
- *   waiting for leaders), then warm up the group coordinator so that the first consumer join is fast.
+ * - `ensureTopics`: waitForKafka, then create every topic of one stack (`allTopics()` of libs/contracts under
+ *   the stack's prefix, see KafkaNames) that does not exist yet (RF 1, waiting for leaders), then warm up the
+ *   group coordinator so that the first consumer join is fast.
+ * - `deleteStackTopics`: removes every topic of a throwaway stack (a test file's, an e2e or bench run's).
  *
  * Topics must exist before any app subscribes: on KRaft, auto-creation answers UNKNOWN_TOPIC_OR_PARTITION,
  * which kafkajs 2.2.4's consumer.subscribe() does not retry (docs/kafka-local.md, pitfall P1).
@@ -13,7 +15,7 @@
  * `createPartitioner` or KAFKAJS_NO_PARTITIONER_WARNING=1.
  */
 import { Kafka, logLevel, type Admin, type LogEntry } from 'kafkajs';
-import { allTopics } from '@paygrid/contracts';
+import { KafkaNames } from './kafka-names';
 
 /** A group that never has members: describing it makes the broker create and load `__consumer_offsets`. */
 const WARMUP_GROUP = 'paygrid-warmup';
@@ -104,14 +106,14 @@ export async function waitForKafka(brokers: string[], timeoutMs: number): Promis
 }
 
 /**
- * Waits for the broker, creates every platform topic that does not exist yet (replication factor 1,
- * partitions as declared in @paygrid/contracts), then warms up the group coordinator. Idempotent; existing
- * topics are kept (one with fewer partitions than declared, e.g. auto-created by an app that started first,
- * is grown to the declared count). Everything happens within `timeoutMs`.
+ * Waits for the broker, creates every topic of the stack `names` that does not exist yet (replication
+ * factor 1, partitions as declared in @paygrid/contracts), then warms up the group coordinator. Idempotent;
+ * existing topics are kept (one with fewer partitions than declared, e.g. auto-created by an app that started
+ * first, is grown to the declared count). Everything happens within `timeoutMs`.
  */
-export async function ensureTopics(brokers: string[], timeoutMs = 60000): Promise<void> {
+export async function ensureTopics(brokers: string[], names: KafkaNames, timeoutMs = 60000): Promise<void> {
   const s = openSession(brokers, timeoutMs, 'paygrid-ensure-topics');
-  const wanted = allTopics();
+  const wanted = names.topics();
   const admin = await connectAdmin(s);
   try {
     await retryUntil(s, 'create topics', async () => {
@@ -142,6 +144,24 @@ export async function ensureTopics(brokers: string[], timeoutMs = 60000): Promis
     // The first FindCoordinator makes the broker create __consumer_offsets; until it is loaded, group calls
     // fail with "The group coordinator is not available". Pay that here rather than in the first app join.
     await retryUntil(s, 'group coordinator warm-up', () => admin.describeGroups([WARMUP_GROUP]));
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+/**
+ * Deletes every topic of the stack `names` (its consumer groups go with their offsets). For stacks that
+ * live as long as one test file or one run; a topic another stack owns is never touched, since names
+ * carry the prefix as their own first segment.
+ */
+export async function deleteStackTopics(brokers: string[], names: KafkaNames, timeoutMs = 30000): Promise<void> {
+  const s = openSession(brokers, timeoutMs, 'paygrid-delete-topics');
+  const admin = await connectAdmin(s);
+  try {
+    await retryUntil(s, 'delete topics', async () => {
+      const ours = (await admin.listTopics()).filter((topic) => names.owns(topic));
+      if (ours.length > 0) await admin.deleteTopics({ topics: ours, timeout: Math.max(1000, s.deadline - Date.now()) });
+    });
   } finally {
     await admin.disconnect().catch(() => undefined);
   }

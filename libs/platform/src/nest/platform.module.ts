@@ -26,16 +26,18 @@ import { HealthCheck, HealthController } from '../health/health';
 import { HttpErrorFilter } from '../http/http-errors';
 import { APP_CONFIG, APP_NAME, HEALTH_CHECKS, KAFKA, KAFKA_ADMIN, LOGGER, REDIS } from './tokens';
 import { KafkaAdminHandle } from '../kafka/kafka-admin';
+import { KafkaNames, kafkaNamesOf } from '../kafka/kafka-names';
 import { AppName } from '../config/app-catalog';
 
 /**
  * Everything an app needs from infrastructure, wired once: config, logger, metrics, its database
- * (migrated at boot), Kafka, Redis, the outbox relay, the command dispatcher, health and metrics
- * endpoints. Apps import `PlatformModule.forRoot(...)` and inject what they use.
+ * (migrated at boot), Kafka and the stack's topic and group names (KafkaNames), Redis, the outbox relay,
+ * the command dispatcher, health and metrics endpoints. Apps import `PlatformModule.forRoot(...)` and
+ * inject what they use.
  */
 export interface PlatformOptions {
   app: AppName;
-  config: { DATABASE_URL: string; KAFKA_BROKERS: string[]; REDIS_URL: string; LOG_LEVEL: string };
+  config: { DATABASE_URL: string; KAFKA_BROKERS: string[]; KAFKA_PREFIX: string; REDIS_URL: string; LOG_LEVEL: string };
   /** The app's own entities and migrations; omit for an app without a database. */
   database?: Omit<DatabaseOptions, 'url' | 'app'>;
   /** Whether the app answers commands on its command topic (every service; not the gateway). */
@@ -55,6 +57,7 @@ export class OutboxLifecycle implements OnApplicationBootstrap, BeforeApplicatio
     @Inject(KAFKA) private readonly kafka: Kafka,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(APP_CONFIG) private readonly config: PlatformOptions['config'],
+    private readonly names: KafkaNames,
     private readonly metrics: Metrics,
     @Optional() private readonly dataSource?: DataSource,
   ) {}
@@ -63,7 +66,7 @@ export class OutboxLifecycle implements OnApplicationBootstrap, BeforeApplicatio
     if (!this.dataSource) return;
     this.producer = createProducer(this.kafka);
     await this.producer.connect();
-    this.relay = new OutboxRelay(this.dataSource, this.producer, this.config.DATABASE_URL, this.logger, {
+    this.relay = new OutboxRelay(this.dataSource, this.producer, this.names, this.config.DATABASE_URL, this.logger, {
       afterPublish: async (ids) => void this.metrics.outboxPublished.inc(ids.length),
     });
     await this.relay.start();
@@ -123,6 +126,7 @@ export class PlatformModule {
       { provide: LOGGER, useValue: logger },
       { provide: Metrics, useValue: new Metrics(options.app) },
       { provide: KAFKA, useFactory: () => createKafka(options.app, options.config.KAFKA_BROKERS, logger) },
+      { provide: KafkaNames, useValue: kafkaNamesOf(options.config) },
       { provide: KAFKA_ADMIN, useFactory: (kafka: Kafka) => new KafkaAdminHandle(kafka), inject: [KAFKA] },
       HttpErrorFilter,
       ConnectionsLifecycle,

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Kafka } from 'kafkajs';
 import pino from 'pino';
 import { EventTopics } from '@paygrid/contracts';
-import { createTestDatabase, TestDatabase, testBrokers, waitFor } from '@paygrid/testing';
+import { createTestDatabase, TestDatabase, testBrokers, TestStack, waitFor } from '@paygrid/testing';
 import { createDataSource } from '../database/data-source';
 import { createKafka, createProducer } from '../kafka/kafka-factory';
 import { EventSubscriber } from '../kafka/event-subscriber';
@@ -12,20 +12,24 @@ import { Metrics } from '../metrics/metrics';
 import { appendToOutbox } from './outbox-writer';
 import { OutboxRelay } from './outbox-relay';
 import { claimInboxEvent } from './inbox';
+import { OutboxLogicalTopics1700000000010 } from '../database/outbox-logical-topics.migration';
 
 /**
- * The outbox against the real Postgres and Kafka: a relay whose database session dies after Kafka
- * acknowledged a batch and before the rows were marked (what a kill -9 at that point leaves behind)
- * republishes on restart, and the consumer's inbox turns the duplicates into exactly one effect each.
+ * The outbox against the real Postgres and Kafka (this file's own stack of topics): a relay whose
+ * database session dies after Kafka acknowledged a batch and before the rows were marked (what a
+ * kill -9 at that point leaves behind) republishes on restart, and the consumer's inbox turns the
+ * duplicates into exactly one effect each.
  */
 const logger = pino({ level: 'silent' });
 
 describe('outbox relay and inbox', () => {
+  let stack: TestStack;
   let database: TestDatabase;
   let dataSource: DataSource;
   let kafka: Kafka;
 
   beforeAll(async () => {
+    stack = await TestStack.create('outbox-relay');
     database = await createTestDatabase('outbox');
     dataSource = createDataSource({ url: database.url, app: 'outbox-test' });
     await dataSource.initialize();
@@ -37,6 +41,7 @@ describe('outbox relay and inbox', () => {
   afterAll(async () => {
     await dataSource?.destroy();
     await database?.drop();
+    await stack?.close();
   });
 
   it('gives exactly one effect per event when the relay dies between publishing and marking', async () => {
@@ -44,8 +49,7 @@ describe('outbox relay and inbox', () => {
     const deliveries: string[] = [];
     const consumer = new EventSubscriber(
       kafka,
-      `outbox-it-${randomUUID()}`,
-      [EventTopics.payouts],
+      { names: stack.names, group: `outbox-it-${randomUUID()}`, families: ['payouts'] },
       async (event) => {
         if (!event.source_id.startsWith(sourcePrefix)) return 'duplicate';
         deliveries.push(event.event_id);
@@ -82,7 +86,7 @@ describe('outbox relay and inbox', () => {
     await victimSource.initialize();
     const producer = createProducer(kafka);
     await producer.connect();
-    const dying = new OutboxRelay(victimSource, producer, database.url, logger, {
+    const dying = new OutboxRelay(victimSource, producer, stack.names, database.url, logger, {
       afterPublish: async () => {
         await terminateSessions(database.url, 'paygrid-outbox-victim');
       },
@@ -96,7 +100,7 @@ describe('outbox relay and inbox', () => {
     expect(unpublished).toBe(5);
     await waitFor(() => eventIds.every((id) => deliveries.includes(id)), { what: 'first publication' });
 
-    const relay = new OutboxRelay(dataSource, producer, database.url, logger, { pollIntervalMs: 50 });
+    const relay = new OutboxRelay(dataSource, producer, stack.names, database.url, logger, { pollIntervalMs: 50 });
     await relay.start();
     await waitFor(() => deliveries.length >= 10, { what: 'republished duplicates' });
     await relay.stop();
@@ -115,13 +119,13 @@ describe('outbox relay and inbox', () => {
     const producer = createProducer(kafka);
     await producer.connect();
     // A long poll interval: only the notification can make this publish promptly.
-    const relay = new OutboxRelay(dataSource, producer, database.url, logger, { pollIntervalMs: 60_000 });
+    const relay = new OutboxRelay(dataSource, producer, stack.names, database.url, logger, { pollIntervalMs: 60_000 });
     await relay.start();
     const sourceId = `keyed-${randomUUID()}`;
     const received: { key: string | undefined; sourceId: string }[] = [];
     const consumer = kafka.consumer({ groupId: `outbox-key-${randomUUID()}`, maxWaitTimeInMs: 100 });
     await consumer.connect();
-    await consumer.subscribe({ topic: EventTopics.payouts, fromBeginning: false });
+    await consumer.subscribe({ topic: stack.names.eventTopic('payouts'), fromBeginning: false });
     await consumer.run({
       eachMessage: async ({ message }) => {
         const event = JSON.parse(message.value?.toString() ?? '{}');
@@ -145,6 +149,44 @@ describe('outbox relay and inbox', () => {
     await consumer.disconnect();
     await relay.stop();
     await producer.disconnect();
+  });
+});
+
+describe('outbox rows written before stack prefixes', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('outbox_legacy');
+    dataSource = createDataSource({ url: database.url, app: 'outbox-legacy' });
+    await dataSource.initialize();
+    await dataSource.runMigrations();
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  it('get their logical topic when unpublished, so the relay sends them to its own stack; sent rows keep theirs', async () => {
+    await dataSource.query(
+      `INSERT INTO outbox (event_id, topic, message_key, payload, published_at) VALUES
+         ('legacy-pending', 'paygrid.payouts.events', 'k1', '{}', NULL),
+         ('legacy-sent', 'paygrid.payouts.events', 'k2', '{}', now())`,
+    );
+    const runner = dataSource.createQueryRunner();
+    try {
+      await new OutboxLogicalTopics1700000000010().up(runner);
+    } finally {
+      await runner.release();
+    }
+    const rows = await dataSource.query(
+      `SELECT event_id, topic FROM outbox WHERE event_id LIKE 'legacy-%' ORDER BY event_id`,
+    );
+    expect(rows).toEqual([
+      { event_id: 'legacy-pending', topic: 'payouts.events' },
+      { event_id: 'legacy-sent', topic: 'paygrid.payouts.events' },
+    ]);
   });
 });
 

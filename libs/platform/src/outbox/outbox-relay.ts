@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { Producer } from 'kafkajs';
 import { Logger } from 'pino';
+import { KafkaNames } from '../kafka/kafka-names';
 import { OUTBOX_CHANNEL } from './outbox-writer';
 
 /**
@@ -11,7 +12,8 @@ import { OUTBOX_CHANNEL } from './outbox-writer';
  * consumers dedupe by event id through their inbox) and per-aggregate order (rows go out in id order,
  * and a transaction-scoped advisory lock lets only one relay of a database publish at a time, so
  * replicas cannot interleave batches). Low latency: LISTEN/NOTIFY wakes the relay on every commit; a
- * short poll covers missed notifications and a dropped LISTEN connection.
+ * short poll covers missed notifications and a dropped LISTEN connection. Rows name the logical topic;
+ * the relay publishes to that topic of its own stack (KafkaNames), never another stack's.
  */
 export interface OutboxRelayOptions {
   batchSize?: number;
@@ -44,6 +46,7 @@ export class OutboxRelay {
   constructor(
     private readonly dataSource: DataSource,
     private readonly producer: Producer,
+    private readonly names: KafkaNames,
     private readonly databaseUrl: string,
     private readonly logger: Logger,
     private readonly options: OutboxRelayOptions = {},
@@ -87,7 +90,7 @@ export class OutboxRelay {
         await runner.rollbackTransaction();
         return 0;
       }
-      await this.producer.sendBatch({ topicMessages: groupByTopic(rows), acks: -1 });
+      await this.producer.sendBatch({ topicMessages: groupByTopic(rows, this.names), acks: -1 });
       await this.options.afterPublish?.(rows.map((row) => row.event_id));
       await runner.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])', [
         rows.map((row) => row.id),
@@ -150,12 +153,13 @@ export class OutboxRelay {
   }
 }
 
-function groupByTopic(rows: OutboxRow[]) {
+function groupByTopic(rows: OutboxRow[], names: KafkaNames) {
   const byTopic = new Map<string, { key: string; value: string; headers: Record<string, string> }[]>();
   for (const row of rows) {
-    const messages = byTopic.get(row.topic) ?? [];
+    const topic = names.eventTopicOf(row.topic);
+    const messages = byTopic.get(topic) ?? [];
     messages.push({ key: row.message_key, value: row.payload, headers: { ...row.headers, 'event-id': row.event_id } });
-    byTopic.set(row.topic, messages);
+    byTopic.set(topic, messages);
   }
   return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
 }

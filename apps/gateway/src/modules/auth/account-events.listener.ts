@@ -2,9 +2,8 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { hostname } from 'node:os';
 import { Kafka } from 'kafkajs';
 import { Logger } from 'pino';
-import { AccountEvents, EventTopics } from '@paygrid/contracts';
-import { APP_CONFIG, EventSubscriber, KAFKA, LOGGER, Metrics } from '@paygrid/platform';
-import { GatewayConfig } from '../../config';
+import { AccountEvents } from '@paygrid/contracts';
+import { EventSubscriber, KAFKA, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
 import { OnBehalfOfResolver } from './on-behalf-of.resolver';
 
 /**
@@ -23,14 +22,13 @@ export class AccountEventsListener implements OnApplicationBootstrap, OnApplicat
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly metrics: Metrics,
     private readonly resolver: OnBehalfOfResolver,
-    @Inject(APP_CONFIG) private readonly config: GatewayConfig,
+    private readonly names: KafkaNames,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     this.subscriber = new EventSubscriber(
       this.kafka,
-      `${this.config.KAFKA_GROUP_PREFIX}-gateway-cache-${hostname()}-${process.pid}`,
-      [EventTopics.accounts],
+      { names: this.names, group: `gateway-cache-${hostname()}-${process.pid}`, families: ['accounts'] },
       async (event) => {
         if (!EVICTING_EVENTS.has(event.event_name)) return 'duplicate';
         this.resolver.evict(event.source_id);

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit, Provider } from '@nestjs/common';
 import { Logger } from 'pino';
-import { APP_CONFIG, CommandBus, LOGGER, Metrics } from '@paygrid/platform';
+import { APP_CONFIG, CommandBus, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
 import { GatewayConfig } from '../../config';
 
 /** The gateway's one CommandBus, connected before the HTTP server accepts requests. */
@@ -20,13 +20,14 @@ export class CommandBusLifecycle implements OnModuleInit, OnApplicationShutdown 
 export const commandBusProviders: Provider[] = [
   {
     provide: COMMAND_BUS,
-    inject: [APP_CONFIG, LOGGER, Metrics],
-    useFactory: (config: GatewayConfig, logger: Logger, metrics: Metrics) =>
+    inject: [APP_CONFIG, KafkaNames, LOGGER, Metrics],
+    useFactory: (config: GatewayConfig, names: KafkaNames, logger: Logger, metrics: Metrics) =>
       new CommandBus(
         {
           clientId: 'gateway',
           brokers: config.KAFKA_BROKERS,
-          groupId: `${config.KAFKA_GROUP_PREFIX}-gateway`,
+          names,
+          group: 'gateway',
           timeoutMs: config.COMMAND_TIMEOUT_MS,
         },
         logger,

@@ -1,29 +1,22 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { RequestMethod } from '@nestjs/common';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import jwt from 'jsonwebtoken';
-import { CommandBus, createHttpApp, loadConfig } from '@paygrid/platform';
+import { CommandBus } from '@paygrid/platform';
 import { PING_COMMAND } from '@paygrid/contracts';
 import {
+  AppProcess,
+  aDomainEvent,
+  buildDist,
   createTestDatabase,
+  deleteRedisKeys,
+  EventWriter,
+  ServiceHarness,
   TestDatabase,
-  testBrokers,
-  testRedisUrl,
   waitFor,
   WebhookReceiver,
 } from '@paygrid/testing';
-import {
-  anEvent,
-  assertNoOtherDispatcher,
-  createDispatcherDatabase,
-  deleteQueueKeys,
-  DispatcherApp,
-  EventPublisher,
-  newTestIdentity,
-  startDispatcherApp,
-} from '../../../../webhook-dispatcher/src/test/dispatcher-app.harness';
 import { createValidationPipe } from '../../common/validation.pipe';
-import { configSchema, GatewayConfig } from '../../config';
+import { configSchema } from '../../config';
 import { GatewayModule } from '../../gateway.module';
 import { COMMAND_BUS } from '../commands/command-bus.provider';
 import { TokenClaims } from '../auth/token.service';
@@ -31,44 +24,37 @@ import { TokenClaims } from '../auth/token.service';
 /**
  * The merchant-facing webhook routes end to end: HTTP into the real gateway (auth, validation,
  * idempotency), over the real Kafka command topic, into the real dispatcher and its database, and a
- * signed delivery out to a receiver. Both apps run in-process on their own throwaway databases.
+ * signed delivery out to a receiver. The gateway runs in-process, the dispatcher as its compiled
+ * process (so this app's test imports no other app), both on this file's own stack of topics and
+ * their own throwaway databases. The dispatcher retries at test speed: attempts at once, then after
+ * 100, 200 and 400 ms.
  */
-let gatewayDb: TestDatabase;
+let gateway: ServiceHarness<typeof configSchema>;
 let dispatcherDb: TestDatabase;
-let dispatcher: DispatcherApp;
-let gateway: NestFastifyApplication;
-let gatewayConfig: GatewayConfig;
-let publisher: EventPublisher;
+let dispatcher: AppProcess;
+let publisher: EventWriter;
 let receiver: WebhookReceiver;
-const identity = newTestIdentity();
+const queuePrefix = `it-gw-wh-${randomBytes(4).toString('hex')}`;
 
 beforeAll(async () => {
-  // An e2e run on the shared broker has its own dispatcher; let it finish rather than fight over commands.
-  await assertNoOtherDispatcher(300_000);
-  gatewayDb = await createTestDatabase('paygrid_gateway');
-  dispatcherDb = await createDispatcherDatabase();
-  dispatcher = await startDispatcherApp(dispatcherDb, identity, {}, { consumesCommands: true });
-  gatewayConfig = loadConfig(configSchema, {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: gatewayDb.url,
-    KAFKA_BROKERS: testBrokers().join(','),
-    REDIS_URL: testRedisUrl(),
-    KAFKA_GROUP_PREFIX: identity.groupPrefix,
-  });
-  gateway = await createHttpApp({
+  buildDist();
+  gateway = await ServiceHarness.start({
     app: 'gateway',
-    module: GatewayModule.register(gatewayConfig),
-    config: gatewayConfig,
-    consumesCommands: false,
+    configSchema,
+    module: (config) => GatewayModule.register(config),
     configure: (app) => {
       app.setGlobalPrefix('api', { exclude: [{ path: 'metrics', method: RequestMethod.GET }] });
       app.useGlobalPipes(createValidationPipe());
     },
   });
-  await gateway.init();
-  await gateway.getHttpAdapter().getInstance().ready();
-  const bus = gateway.get<CommandBus>(COMMAND_BUS);
+  await gateway.app.getHttpAdapter().getInstance().ready();
+  dispatcherDb = await createTestDatabase('paygrid_webhooks');
+  dispatcher = await AppProcess.on(gateway.stack, 'webhook-dispatcher', dispatcherDb.url, {
+    WEBHOOK_QUEUE_PREFIX: queuePrefix,
+    WEBHOOK_RETRY_SCHEDULE_MS: '100,200,400',
+  });
+  await dispatcher.start();
+  const bus = gateway.app.get<CommandBus>(COMMAND_BUS);
   await waitFor(
     async () =>
       (
@@ -81,17 +67,15 @@ beforeAll(async () => {
       what: 'the dispatcher to answer the gateway',
     },
   );
-  publisher = await EventPublisher.connect();
+  publisher = await gateway.stack.eventWriter();
   receiver = await WebhookReceiver.start();
-}, 480_000);
+}, 180_000);
 
 afterAll(async () => {
-  await publisher?.close();
-  await gateway?.close();
-  await dispatcher?.close();
   await receiver?.close();
-  await deleteQueueKeys(identity.queuePrefix);
-  await gatewayDb?.drop();
+  await dispatcher?.stop();
+  await gateway?.close();
+  await deleteRedisKeys(queuePrefix);
   await dispatcherDb?.drop();
 });
 
@@ -111,7 +95,7 @@ function tokenFor(accountId: string): string {
     iat: now,
     exp: now + 600,
   };
-  return jwt.sign(claims, gatewayConfig.JWT_SECRET, { algorithm: 'HS256', noTimestamp: true });
+  return jwt.sign(claims, gateway.config.JWT_SECRET, { algorithm: 'HS256', noTimestamp: true });
 }
 
 function api(accountId: string) {
@@ -122,7 +106,7 @@ function api(accountId: string) {
     body?: unknown,
     idempotencyKey: string = randomUUID(),
   ) => {
-    const response = await gateway.inject({
+    const response = await gateway.app.inject({
       method,
       url: `/api${url}`,
       headers: {
@@ -240,7 +224,7 @@ describe('webhook deliveries over HTTP', () => {
       url: receiver.url('/gw-deliveries'),
     });
     const since = new Date(Date.now() - 1000).toISOString();
-    const event = anEvent({ account_id: accountId });
+    const event = aDomainEvent({ account_id: accountId });
     await publisher.publish([event]);
 
     const failed = await waitFor(

@@ -3,8 +3,7 @@ import { DataSource } from 'typeorm';
 import { Kafka } from 'kafkajs';
 import { Logger } from 'pino';
 import { AccountEvents, DomainEvent } from '@paygrid/contracts';
-import { APP_CONFIG, EventSubscriber, KAFKA, LOGGER, Metrics } from '@paygrid/platform';
-import { CONSUMED_TOPICS, ConsumedTopics } from '../../common/consumed-topics';
+import { EventSubscriber, KAFKA, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
 import { AccountDirectoryRepository } from './account-directory.repository';
 
 /**
@@ -25,15 +24,13 @@ export class AccountDirectoryListener implements OnApplicationBootstrap, OnAppli
     @Inject(KAFKA) private readonly kafka: Kafka,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly metrics: Metrics,
-    @Inject(APP_CONFIG) private readonly config: { KAFKA_GROUP_PREFIX: string },
-    @Inject(CONSUMED_TOPICS) private readonly topics: ConsumedTopics,
+    private readonly names: KafkaNames,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     this.subscriber = new EventSubscriber(
       this.kafka,
-      `${this.config.KAFKA_GROUP_PREFIX}-payouts-accounts`,
-      [this.topics.accountEvents],
+      { names: this.names, group: 'payouts-accounts', families: ['accounts'] },
       (event) => this.apply(event),
       this.logger,
       this.metrics,

@@ -3,8 +3,7 @@ import { DataSource } from 'typeorm';
 import { Kafka } from 'kafkajs';
 import { Logger } from 'pino';
 import { DomainEvent } from '@paygrid/contracts';
-import { APP_CONFIG, claimInboxEvent, EventSubscriber, KAFKA, LOGGER, Metrics, runInTransaction } from '@paygrid/platform';
-import { CONSUMED_TOPICS, ConsumedTopics } from '../../common/consumed-topics';
+import { claimInboxEvent, EventSubscriber, KAFKA, KafkaNames, LOGGER, Metrics, runInTransaction } from '@paygrid/platform';
 import { AcquiringPostings, EventDataError, LEDGER_EVENTS } from './acquiring-postings.service';
 
 /**
@@ -26,15 +25,13 @@ export class AcquiringEventsListener implements OnApplicationBootstrap, OnApplic
     @Inject(KAFKA) private readonly kafka: Kafka,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly metrics: Metrics,
-    @Inject(APP_CONFIG) private readonly config: { KAFKA_GROUP_PREFIX: string },
-    @Inject(CONSUMED_TOPICS) private readonly topics: ConsumedTopics,
+    private readonly names: KafkaNames,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     this.subscriber = new EventSubscriber(
       this.kafka,
-      `${this.config.KAFKA_GROUP_PREFIX}-payouts-ledger`,
-      [this.topics.acquiringEvents],
+      { names: this.names, group: 'payouts-ledger', families: ['acquiring'] },
       (event) => this.apply(event),
       this.logger,
       this.metrics,

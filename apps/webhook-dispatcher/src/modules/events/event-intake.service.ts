@@ -2,8 +2,8 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { DataSource, EntityManager } from 'typeorm';
 import { Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { Logger } from 'pino';
-import { DomainEvent, EventFormatError, EventTopics, parseDomainEvent } from '@paygrid/contracts';
-import { APP_CONFIG, claimInboxEvent, CONSUMER_DEFAULTS, KAFKA, LOGGER, Metrics } from '@paygrid/platform';
+import { DomainEvent, EventFormatError, parseDomainEvent } from '@paygrid/contracts';
+import { claimInboxEvent, CONSUMER_DEFAULTS, KAFKA, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
 import { DeliveryRepository, NewDelivery } from '../deliveries/delivery.repository';
 import { EndpointEntity } from '../endpoints/endpoint.entity';
 import { EndpointRepository } from '../endpoints/endpoint.repository';
@@ -49,16 +49,16 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
     @Inject(KAFKA) private readonly kafka: Kafka,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly metrics: Metrics,
-    @Inject(APP_CONFIG) private readonly config: { KAFKA_GROUP_PREFIX: string },
+    private readonly names: KafkaNames,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     const consumer = this.kafka.consumer({
-      groupId: `${this.config.KAFKA_GROUP_PREFIX}-webhook-intake`,
+      groupId: this.names.group(INTAKE_CONSUMER),
       ...CONSUMER_DEFAULTS,
     });
     await consumer.connect();
-    await consumer.subscribe({ topics: Object.values(EventTopics), fromBeginning: true });
+    await consumer.subscribe({ topics: this.names.eventTopics(), fromBeginning: true });
     await consumer.run({
       partitionsConsumedConcurrently: 3,
       eachBatchAutoResolve: false,
