@@ -1,13 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { BalanceView, BankAccountView, Page, PayoutView } from '@paygrid/contracts';
 import { waitFor } from '@paygrid/testing';
-import { REPO_ROOT } from '@paygrid/local-stack';
 import { SANDBOX } from '../support/api-client';
 import { queryE2eDatabase } from '../support/databases';
-import { e2eKafkaPrefix } from '../support/stack-settings';
 import { Merchant, useAcquiringE2eSettings } from '../acquiring/support/acquiring-e2e';
-import { payoutWebhooks, SubAccount, US_BANK_ACCOUNT } from './support/payouts-e2e';
+import { payoutWebhooks, runLedgerVerify, SubAccount, US_BANK_ACCOUNT } from './support/payouts-e2e';
 
 /**
  * Payouts through the gateway on the real stack (issue 9): money in from a card payment, settled into
@@ -157,12 +154,7 @@ describe('payouts', () => {
   });
 
   it('passes paygrid ledger verify: postings, API balances and acquiring settlements agree', () => {
-    const run = spawnSync('node', ['-r', './deploy/local/register-paths.js', 'dist/tools/cli/src/main.js', 'ledger', 'verify', '--settle-wait', '30000'], {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
-      env: { ...process.env, KAFKA_BROKERS: process.env.PAYGRID_E2E_BROKERS ?? '127.0.0.1:9092', KAFKA_PREFIX: e2eKafkaPrefix(), PAYGRID_CLI_TIMEOUT_MS: '20000' },
-      timeout: 90_000,
-    });
-    expect({ status: run.status, stderr: run.stderr, stdout: run.stdout }).toEqual({ status: 0, stderr: '', stdout: expect.stringMatching(/^ledger verify: OK/m) });
+    const run = runLedgerVerify();
+    expect(run).toEqual({ status: 0, stderr: '', stdout: expect.stringMatching(/^ledger verify: OK/m) });
   }, 120_000);
 });
