@@ -23,6 +23,7 @@ const shared = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: {
     '^@paygrid/local-stack$': '<rootDir>/deploy/local/index.ts',
+    '^@paygrid/cli$': '<rootDir>/tools/cli/src/index.ts',
     '^@paygrid/(.*)$': '<rootDir>/libs/$1/src/index.ts',
   },
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/.kafka/'],

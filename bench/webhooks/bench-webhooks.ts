@@ -1,3 +1,4 @@
+/* eslint-disable @nx/enforce-module-boundaries -- the bench measures the dispatcher alone, in-process, so it reaches its repository and signer */
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import pino from 'pino';

@@ -5,5 +5,5 @@ const tsconfigPaths = require('tsconfig-paths');
 
 tsconfigPaths.register({
   baseUrl: path.resolve(__dirname, '../../dist'),
-  paths: { '@paygrid/local-stack': ['deploy/local/index.js'], '@paygrid/*': ['libs/*/src/index.js'] },
+  paths: { '@paygrid/local-stack': ['deploy/local/index.js'], '@paygrid/cli': ['tools/cli/src/index.js'], '@paygrid/*': ['libs/*/src/index.js'] },
 });

@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ConfigOf, PlatformModule } from '@paygrid/platform';
 import { configSchema } from './config';
@@ -21,6 +21,18 @@ import { DiagnosticsController } from './modules/diagnostics/diagnostics.control
 import { WebhooksController } from './modules/webhooks/webhooks.controller';
 import { PayoutsController } from './modules/payouts/payouts.controller';
 
+/** Every route of the gateway (the API reference is generated from these). */
+export const GATEWAY_CONTROLLERS: Type<unknown>[] = [
+  TokenController,
+  AccountsController,
+  ...acquiringControllers,
+  WebhooksController,
+  PayoutsController,
+  GatewayHealthController,
+  DiagnosticsController,
+  UnavailableController,
+];
+
 /** The only HTTP surface for merchants (architecture: gateway). */
 @Module({})
 export class GatewayModule {
@@ -36,7 +48,7 @@ export class GatewayModule {
           redis: true,
         }),
       ],
-      controllers: [TokenController, AccountsController, ...acquiringControllers, WebhooksController, PayoutsController, GatewayHealthController, DiagnosticsController, UnavailableController],
+      controllers: GATEWAY_CONTROLLERS,
       providers: [
         ...commandBusProviders,
         TokenService,

@@ -21,6 +21,6 @@ void startApp({
       ],
     });
     app.useGlobalPipes(createValidationPipe());
-    await serveApiReference(app, gateway.controllers ?? []);
+    serveApiReference(app);
   },
 });

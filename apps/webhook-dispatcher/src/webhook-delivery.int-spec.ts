@@ -23,8 +23,7 @@ import {
   waitFor,
   WebhookReceiver,
 } from '@paygrid/testing';
-import { connectCliBus } from '../../../tools/cli/src/bus';
-import { runCli } from '../../../tools/cli/src/cli';
+import { connectCliBus, runCli } from '@paygrid/cli';
 import { DispatcherService, startDispatcher } from './test/dispatcher-service';
 import { sdkVerifies, standardWebhooksVerifies } from './test/verifiers';
 import { DeliveryQueue } from './modules/sending/delivery-queue';

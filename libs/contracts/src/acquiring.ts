@@ -172,7 +172,8 @@ export interface PaymentAttemptView {
   arn: string;
   rrn: string;
   advice_code: string;
-  authentication_data: AuthenticationData;
+  /** `{}` until the processor has answered (an attempt just INITIATED). */
+  authentication_data: AuthenticationData | Record<string, never>;
   payment_method: { type: 'card'; card: MaskedCard };
   failure_code: string;
   failure_message: string;

@@ -5,6 +5,8 @@
  * `event_name` the dotted name consumers switch on. `data` is the resource as the API returns it:
  * card numbers only masked, never a CVC (architecture rule 7).
  */
+
+/** What an event is about; OPERATIONS events are for the platform only, never delivered to merchants. */
 export type EventCategory = 'ACQUIRING' | 'ISSUING' | 'PAYOUT' | 'ONBOARDING' | 'OPERATIONS';
 
 export interface DomainEvent<D = Record<string, unknown>> {

@@ -3,6 +3,7 @@ export * from './events';
 export * from './commands';
 export * from './command-definition';
 export * from './accounts';
+export * from './account-views';
 export * from './webhooks';
 export * from './acquiring';
 export * from './payouts';

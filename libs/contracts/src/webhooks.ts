@@ -168,6 +168,10 @@ export interface RotatedWebhookSecretView {
   /** Until then the previous secret also signs every delivery. */
   previous_secret_expire_time: string;
 }
+export interface DeletedWebhookEndpointView {
+  endpoint_id: string;
+  deleted: true;
+}
 export interface ReplayedWebhookEndpointView {
   endpoint_id: string;
   since: string;

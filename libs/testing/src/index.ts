@@ -3,6 +3,7 @@ export * from './wait-for';
 export * from './test-database';
 export * from './webhook-receiver';
 export * from './command-replies';
+export * from './document-schemas';
 export * from './redis-keys';
 export * from './command-client';
 export * from './event-stream';

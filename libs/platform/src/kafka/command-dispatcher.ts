@@ -162,8 +162,10 @@ export class CommandDispatcher implements OnApplicationBootstrap {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const outcome = reply.ok ? 'ok' : 'refused';
     this.metrics.commandDuration.observe({ type, outcome }, seconds);
+    // An applied command is a debug line (hot path); a refusal is worth an info line to on-call.
     if (type !== PING_COMMAND) {
-      this.logger.debug({ command_type: type, outcome, duration_ms: Math.round(seconds * 1000) }, 'command handled');
+      const level = reply.ok ? 'debug' : 'info';
+      this.logger[level]({ command_type: type, outcome, duration_ms: Math.round(seconds * 1000) }, 'command handled');
     }
     return reply;
   }

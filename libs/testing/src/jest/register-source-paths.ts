@@ -4,5 +4,5 @@ import { register } from 'tsconfig-paths';
 
 register({
   baseUrl: path.resolve(__dirname, '../../../..'),
-  paths: { '@paygrid/local-stack': ['deploy/local/index.ts'], '@paygrid/*': ['libs/*/src/index.ts'] },
+  paths: { '@paygrid/local-stack': ['deploy/local/index.ts'], '@paygrid/cli': ['tools/cli/src/index.ts'], '@paygrid/*': ['libs/*/src/index.ts'] },
 });

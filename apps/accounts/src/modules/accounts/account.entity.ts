@@ -1,54 +1,26 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { AccountStatus, BusinessCode, EntityType, VerificationStatus } from '@paygrid/contracts';
+import {
+  AccountAddress,
+  AccountStatus,
+  BusinessCode,
+  ContactDetails,
+  DocumentRef,
+  EntityType,
+  JsonObject,
+  RepresentativeView,
+  VerificationStatus,
+} from '@paygrid/contracts';
+
+/** The stored representative: spelled correctly here; the presenter writes the spec's `other_doucments`. */
+export type Representative = Omit<RepresentativeView, 'other_doucments'> & { other_documents: DocumentRef[] };
+export type Address = AccountAddress;
+export type { ContactDetails, DocumentRef, JsonObject };
 
 /**
  * One account, master or sub-account, of either entity variant (COMPANY or INDIVIDUAL), as stored.
  * The nested documents keep the wire's snake_case keys (they are stored and served whole); the
  * columns are camelCase here and snake_case in SQL. All SQL lives in AccountRepository.
  */
-export type JsonObject = { [key: string]: unknown };
-
-export interface Address {
-  line1?: string;
-  line2?: string;
-  city?: string;
-  state?: string;
-  postal_code?: string;
-  country?: string;
-}
-
-/** A stored document reference; `front`/`back` are what the client uploaded (file ids or data). */
-export interface DocumentRef {
-  type: string;
-  front: string;
-  back?: string;
-}
-
-export interface Representative {
-  representative_id: string;
-  roles: string[];
-  first_name: string;
-  last_name: string;
-  name_in_other_language?: string;
-  email?: string;
-  phone?: string;
-  job_title?: string;
-  nationality: string;
-  date_of_birth: string;
-  tax_number?: string;
-  identification: { type: string; id_number: string; documents: { front?: string; back?: string } };
-  residential_address: Address;
-  as_applicant: boolean;
-  share_percentage?: string;
-  /** Spelled correctly in storage; the presenter writes the spec's `other_doucments`. */
-  other_documents: DocumentRef[];
-}
-
-export interface ContactDetails {
-  email?: string;
-  phone?: string;
-}
-
 @Entity({ name: 'accounts' })
 export class AccountEntity {
   @PrimaryColumn('uuid', { name: 'account_id' })

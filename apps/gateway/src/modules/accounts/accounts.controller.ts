@@ -4,7 +4,9 @@ import { AccountCommands, CreateSubAccountDto, subAccountCrossFieldProblems } fr
 import { Errors } from '@paygrid/platform';
 import type { AuthenticatedRequest } from '../../common/authenticated-request';
 import { ServiceCalls } from '../commands/service-calls';
-import { ApiOperation } from '../api-reference/api-operation.decorator';
+import { ApiTags } from '@nestjs/swagger';
+import { EXAMPLES } from '../api-reference/api-examples';
+import { ApiRoute } from '../api-reference/api-route.decorator';
 import {
   AccountIdParam,
   GetAdditionalQuery,
@@ -14,14 +16,17 @@ import {
 
 /** Connected accounts (spec 4.8–4.10): thin routes; the accounts service decides visibility. */
 @Controller('v1/accounts')
+@ApiTags('Accounts')
 export class AccountsController {
   constructor(private readonly services: ServiceCalls) {}
 
   @Get()
-  @ApiOperation({
-    tag: 'Accounts',
+  @ApiRoute({
+    kind: 'query',
     summary: 'List connected accounts',
     description: 'A master sees itself and its sub-accounts; a sub-account sees only itself.',
+    query: ListAccountsQuery,
+    result: AccountCommands.list,
   })
   list(@Req() request: AuthenticatedRequest, @Query() query: ListAccountsQuery) {
     return this.services.query(request, 'accounts', AccountCommands.list, {
@@ -31,10 +36,13 @@ export class AccountsController {
   }
 
   @Get('get_additional')
-  @ApiOperation({
-    tag: 'Accounts',
+  @ApiRoute({
+    kind: 'query',
     summary: 'Additional documents required for a country',
     description: 'A bare array of {profile_key, profile_name, profile_option} (1 = required).',
+    query: GetAdditionalQuery,
+    result: AccountCommands.getAdditional,
+    responseExample: EXAMPLES.additionalDocuments,
   })
   getAdditional(@Req() request: AuthenticatedRequest, @Query() query: GetAdditionalQuery) {
     return this.services.query(request, 'accounts', AccountCommands.getAdditional, {
@@ -44,10 +52,13 @@ export class AccountsController {
   }
 
   @Get(':id')
-  @ApiOperation({
-    tag: 'Accounts',
+  @ApiRoute({
+    kind: 'query',
     summary: 'Retrieve an account',
     description: 'Another account is reported exactly as a missing one (account_not_found).',
+    params: AccountIdParam,
+    query: RetrieveAccountQuery,
+    result: AccountCommands.retrieve,
   })
   retrieve(
     @Req() request: AuthenticatedRequest,
@@ -62,11 +73,15 @@ export class AccountsController {
 
   @Post('create_accounts')
   @HttpCode(200)
-  @ApiOperation({
-    tag: 'Accounts',
+  @ApiRoute({
+    kind: 'command',
     summary: 'Create a sub-account',
     description:
       'Starts PROCESSING/PENDING; the sandbox review approves it shortly after (a name containing REJECT is rejected).',
+    body: CreateSubAccountDto,
+    result: AccountCommands.createSubAccount,
+    requestExample: EXAMPLES.createSubAccount,
+    responseExample: EXAMPLES.createdSubAccount,
   })
   create(
     @Req() request: AuthenticatedRequest,

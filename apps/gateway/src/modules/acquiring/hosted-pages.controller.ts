@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { ApiTags } from '@nestjs/swagger';
 import { AcquiringCommands, HostedSessionView } from '@paygrid/contracts';
 import { ApiError, CommandBus } from '@paygrid/platform';
+import { ApiRoute } from '../api-reference/api-route.decorator';
 import { Public } from '../auth/route-policy.decorator';
 import { COMMAND_BUS } from '../commands/command-bus.provider';
 import { CardSealer } from './card-sealer';
@@ -17,6 +19,7 @@ import { checkoutPage, errorPage, threeDsPage } from './hosted-pages.html';
  */
 @Controller('hosted')
 @Public()
+@ApiTags('Hosted pages')
 export class HostedPagesController {
   constructor(
     @Inject(COMMAND_BUS) private readonly bus: CommandBus,
@@ -24,17 +27,26 @@ export class HostedPagesController {
   ) {}
 
   @Get('checkout')
+  @ApiRoute({ kind: 'hosted', summary: 'The checkout page', query: ClientSecretQuery, html: true })
   async checkout(@Query() query: ClientSecretQuery, @Res() reply: FastifyReply) {
     await this.render(reply, query.client_secret, checkoutPage);
   }
 
   @Get('three_ds')
+  @ApiRoute({ kind: 'hosted', summary: 'The 3-D Secure challenge page', query: ClientSecretQuery, html: true })
   async threeDs(@Query() query: ClientSecretQuery, @Res() reply: FastifyReply) {
     await this.render(reply, query.client_secret, threeDsPage);
   }
 
   @Post('checkout/pay')
   @HttpCode(200)
+  @ApiRoute({
+    kind: 'hosted',
+    summary: 'Pay from the checkout page',
+    description: 'With a new card (checked and sealed like one sent through the API) or a saved card of the customer.',
+    body: HostedPayBody,
+    result: AcquiringCommands.hostedConfirm,
+  })
   pay(@Body() body: HostedPayBody): Promise<HostedSessionView> {
     return this.bus.send<HostedSessionView>('acquiring', AcquiringCommands.hostedConfirm, {
       client_secret: body.client_secret,
@@ -45,6 +57,13 @@ export class HostedPagesController {
 
   @Post('three_ds')
   @HttpCode(200)
+  @ApiRoute({
+    kind: 'hosted',
+    summary: 'Answer the 3-D Secure challenge',
+    description: 'The sandbox challenge: the shopper approves or fails the attempt.',
+    body: HostedThreeDsBody,
+    result: AcquiringCommands.hostedThreeDs,
+  })
   complete(@Body() body: HostedThreeDsBody): Promise<HostedSessionView> {
     return this.bus.send<HostedSessionView>(
       'acquiring',

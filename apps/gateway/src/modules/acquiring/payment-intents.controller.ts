@@ -2,7 +2,9 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@
 import type { FastifyReply } from 'fastify';
 import { AcquiringCommands } from '@paygrid/contracts';
 import type { AuthenticatedRequest } from '../../common/authenticated-request';
-import { ApiOperation } from '../api-reference/api-operation.decorator';
+import { ApiTags } from '@nestjs/swagger';
+import { EXAMPLES } from '../api-reference/api-examples';
+import { ApiRoute } from '../api-reference/api-route.decorator';
 import { RequiresClientId } from '../auth/route-policy.decorator';
 import { ServiceCalls } from '../commands/service-calls';
 import { AcquiringPayloads } from './acquiring-payloads';
@@ -23,6 +25,7 @@ import {
  */
 @Controller('v2/payment_intents')
 @RequiresClientId()
+@ApiTags('Acquiring')
 export class PaymentIntentsController {
   constructor(
     private readonly services: ServiceCalls,
@@ -31,17 +34,21 @@ export class PaymentIntentsController {
 
   @Post('create')
   @HttpCode(200)
-  @ApiOperation({
+  @ApiRoute({
+    kind: 'command',
     summary: 'Create a PaymentIntent',
-    description: 'Confirmed at once when payment_method.card is given (sandbox outcomes by test card number).',
-    tag: 'Acquiring',
+    description: 'Confirmed at once when payment_method.card is given (sandbox outcomes by test card number, see Acquiring).',
+    body: CreatePaymentIntentBody,
+    result: AcquiringCommands.createIntent,
+    requestExample: EXAMPLES.createIntent,
+    responseExample: EXAMPLES.paymentIntent,
   })
   create(@Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: CreatePaymentIntentBody) {
     return this.services.mutate(request, reply, 'acquiring', AcquiringCommands.createIntent, this.payloads.createIntent(body));
   }
 
   @Get()
-  @ApiOperation({ summary: 'List PaymentIntents', tag: 'Acquiring' })
+  @ApiRoute({ kind: 'query', summary: 'List PaymentIntents', query: ListPaymentIntentsQuery, result: AcquiringCommands.listIntents })
   list(@Req() request: AuthenticatedRequest, @Query() query: ListPaymentIntentsQuery) {
     return this.services.query(request, 'acquiring', AcquiringCommands.listIntents, {
       page_size: query.page_size,
@@ -53,14 +60,27 @@ export class PaymentIntentsController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Retrieve a PaymentIntent', tag: 'Acquiring' })
+  @ApiRoute({
+    kind: 'query',
+    summary: 'Retrieve a PaymentIntent',
+    params: ResourceIdParam,
+    result: AcquiringCommands.retrieveIntent,
+    responseExample: EXAMPLES.paymentIntent,
+  })
   retrieve(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam) {
     return this.services.query(request, 'acquiring', AcquiringCommands.retrieveIntent, { payment_intent_id: params.id });
   }
 
   @Post(':id')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Update a PaymentIntent', description: 'Only while it requires a payment method.', tag: 'Acquiring' })
+  @ApiRoute({
+    kind: 'command',
+    summary: 'Update a PaymentIntent',
+    description: 'Only while it requires a payment method.',
+    params: ResourceIdParam,
+    body: UpdatePaymentIntentBody,
+    result: AcquiringCommands.updateIntent,
+  })
   update(
     @Req() request: AuthenticatedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -72,7 +92,15 @@ export class PaymentIntentsController {
 
   @Post(':id/confirm')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Confirm a PaymentIntent with a card', tag: 'Acquiring' })
+  @ApiRoute({
+    kind: 'command',
+    summary: 'Confirm a PaymentIntent with a card',
+    description: 'The sandbox outcome follows the test card number (see Acquiring).',
+    params: ResourceIdParam,
+    body: ConfirmPaymentIntentBody,
+    result: AcquiringCommands.confirmIntent,
+    requestExample: EXAMPLES.confirmIntent,
+  })
   confirm(
     @Req() request: AuthenticatedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -84,7 +112,15 @@ export class PaymentIntentsController {
 
   @Post(':id/capture')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Capture an authorised PaymentIntent', description: 'All of it, or amount_to_capture; once.', tag: 'Acquiring' })
+  @ApiRoute({
+    kind: 'command',
+    summary: 'Capture an authorised PaymentIntent',
+    description: 'All of it, or amount_to_capture; once.',
+    params: ResourceIdParam,
+    body: CapturePaymentIntentBody,
+    result: AcquiringCommands.captureIntent,
+    requestExample: EXAMPLES.captureIntent,
+  })
   capture(
     @Req() request: AuthenticatedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -99,10 +135,14 @@ export class PaymentIntentsController {
 
   @Post(':id/cancel')
   @HttpCode(200)
-  @ApiOperation({
+  @ApiRoute({
+    kind: 'command',
     summary: 'Cancel a PaymentIntent',
     description: 'From REQUIRES_PAYMENT_METHOD, REQUIRES_CUSTOMER_ACTION or REQUIRES_CAPTURE.',
-    tag: 'Acquiring',
+    params: ResourceIdParam,
+    body: CancelPaymentIntentBody,
+    result: AcquiringCommands.cancelIntent,
+    requestExample: EXAMPLES.cancelIntent,
   })
   cancel(
     @Req() request: AuthenticatedRequest,

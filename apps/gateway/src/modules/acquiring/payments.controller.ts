@@ -2,7 +2,9 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@
 import type { FastifyReply } from 'fastify';
 import { AcquiringCommands } from '@paygrid/contracts';
 import type { AuthenticatedRequest } from '../../common/authenticated-request';
-import { ApiOperation } from '../api-reference/api-operation.decorator';
+import { ApiTags } from '@nestjs/swagger';
+import { EXAMPLES } from '../api-reference/api-examples';
+import { ApiRoute } from '../api-reference/api-route.decorator';
 import { ServiceCalls } from '../commands/service-calls';
 import { AcquiringPayloads } from './acquiring-payloads';
 import {
@@ -18,11 +20,12 @@ import {
  * x-client-id here too; it is tolerated, not required (decisions §1).
  */
 @Controller('v2/payment/payment_attempts')
+@ApiTags('Acquiring')
 export class PaymentAttemptsController {
   constructor(private readonly services: ServiceCalls) {}
 
   @Get()
-  @ApiOperation({ summary: 'List PaymentAttempts', tag: 'Acquiring' })
+  @ApiRoute({ kind: 'query', summary: 'List PaymentAttempts', query: ListPaymentAttemptsQuery, result: AcquiringCommands.listAttempts })
   list(@Req() request: AuthenticatedRequest, @Query() query: ListPaymentAttemptsQuery) {
     return this.services.query(request, 'acquiring', AcquiringCommands.listAttempts, {
       page_size: query.page_size,
@@ -33,13 +36,20 @@ export class PaymentAttemptsController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Retrieve a PaymentAttempt', tag: 'Acquiring' })
+  @ApiRoute({
+    kind: 'query',
+    summary: 'Retrieve a PaymentAttempt',
+    params: ResourceIdParam,
+    result: AcquiringCommands.retrieveAttempt,
+    responseExample: EXAMPLES.paymentAttempt,
+  })
   retrieve(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam) {
     return this.services.query(request, 'acquiring', AcquiringCommands.retrieveAttempt, { attempt_id: params.id });
   }
 }
 
 @Controller('v2/payment/refunds')
+@ApiTags('Acquiring')
 export class RefundsController {
   constructor(
     private readonly services: ServiceCalls,
@@ -48,17 +58,21 @@ export class RefundsController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({
+  @ApiRoute({
+    kind: 'command',
     summary: 'Create a refund',
     description: 'The refunds of a payment never add up to more than was captured.',
-    tag: 'Acquiring',
+    body: CreateRefundBody,
+    result: AcquiringCommands.createRefund,
+    requestExample: EXAMPLES.createRefund,
+    responseExample: EXAMPLES.refund,
   })
   create(@Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: CreateRefundBody) {
     return this.services.mutate(request, reply, 'acquiring', AcquiringCommands.createRefund, this.payloads.refund(body));
   }
 
   @Get()
-  @ApiOperation({ summary: 'List refunds', tag: 'Acquiring' })
+  @ApiRoute({ kind: 'query', summary: 'List refunds', query: ListRefundsQuery, result: AcquiringCommands.listRefunds })
   list(@Req() request: AuthenticatedRequest, @Query() query: ListRefundsQuery) {
     return this.services.query(request, 'acquiring', AcquiringCommands.listRefunds, {
       page_size: query.page_size,
@@ -71,18 +85,25 @@ export class RefundsController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Retrieve a refund', tag: 'Acquiring' })
+  @ApiRoute({ kind: 'query', summary: 'Retrieve a refund', params: ResourceIdParam, result: AcquiringCommands.retrieveRefund })
   retrieve(@Req() request: AuthenticatedRequest, @Param() params: ResourceIdParam) {
     return this.services.query(request, 'acquiring', AcquiringCommands.retrieveRefund, { refund_id: params.id });
   }
 }
 
 @Controller('v2/payment/settlements')
+@ApiTags('Acquiring')
 export class SettlementsController {
   constructor(private readonly services: ServiceCalls) {}
 
   @Get()
-  @ApiOperation({ summary: 'List settlements', description: 'Only successful settlements are returned.', tag: 'Acquiring' })
+  @ApiRoute({
+    kind: 'query',
+    summary: 'List settlements',
+    description: 'Only successful settlements are returned.',
+    query: ListSettlementsQuery,
+    result: AcquiringCommands.listSettlements,
+  })
   list(@Req() request: AuthenticatedRequest, @Query() query: ListSettlementsQuery) {
     return this.services.query(request, 'acquiring', AcquiringCommands.listSettlements, {
       page_size: query.page_size,

@@ -1,6 +1,6 @@
 /**
  * The prose of the API reference: authentication, idempotency, errors and the sandbox. Kept next to
- * the builder so a change of behaviour and of its documentation land together.
+ * the document builders so a change of behaviour and of its documentation land together.
  */
 export const REFERENCE_DESCRIPTION = `
 Paygrid's API: card acquiring, payouts, connected accounts and card issuing. Every path below is
@@ -42,19 +42,44 @@ Pagination: \`page_size\` 10–100 (default 10), \`page_number\` from 1 (default
 
 ## Sandbox
 Seeded accounts (\`npm start\` prints them): master \`pg_sandbox_master\` / \`sk_sandbox_master_0123456789abcdef\`,
-sub-accounts \`pg_sandbox_sub1\` and \`pg_sandbox_sub2\`. A new sub-account is approved about 3 seconds
-after creation; a nickname or legal name containing \`REJECT\` is rejected instead.
+sub-accounts \`pg_sandbox_sub1\` and \`pg_sandbox_sub2\`. The test cards are listed under Acquiring.
+`;
 
-Test cards (any future expiry, any CVC of the right length):
+/** Decisions §6: the sandbox's deterministic card outcomes, shown where the card operations are. */
+const SANDBOX_TEST_CARDS = `
+Test cards (sandbox; any future expiry, any CVC of the right length):
 
 | Card number | Outcome |
 |---|---|
 | 4242 4242 4242 4242, 5555 5555 5555 4444 | approved |
-| 4000 0000 0000 0002 | declined, card_declined |
-| 4000 0000 0000 9995 | declined, insufficient_funds |
-| 4000 0000 0000 0069 | declined, expired_card |
-| 4000 0000 0000 0127 | declined, incorrect_cvc |
-| 4000 0000 0000 3220 | 3-D Secure challenge on the hosted page |
-| 4000 0000 0000 0077 | asynchronous: PENDING, then SUCCEEDED |
-| 4100 0000 0000 0019 | blocked as fraud (FAILED) |
+| 4000 0000 0000 0002 | declined, \`failure_code\` \`card_declined\` |
+| 4000 0000 0000 9995 | declined, \`insufficient_funds\` |
+| 4000 0000 0000 0069 | declined, \`expired_card\` |
+| 4000 0000 0000 0127 | declined, \`incorrect_cvc\` |
+| 4000 0000 0000 3220 | 3-D Secure challenge: intent \`REQUIRES_CUSTOMER_ACTION\`, \`next_action.redirect_to_url\` opens the hosted challenge page, where the shopper's choice approves or fails the attempt |
+| 4000 0000 0000 0077 | asynchronous: intent \`PENDING\`, then \`SUCCEEDED\` a few seconds later |
+| 4100 0000 0000 0019 | blocked as fraud: attempt and intent \`FAILED\` (terminal) |
+
+A card number that fails the Luhn check or has the wrong length for its brand is a 400 before any processing.
 `;
+
+/** The tags of the reference, in the order a merchant meets them. */
+export const API_TAGS: { name: string; description: string }[] = [
+  { name: 'Authentication', description: 'Exchange an API key for an auth token (30 minutes).' },
+  {
+    name: 'Accounts',
+    description:
+      'Connected accounts: a master account and its sub-accounts. A new sub-account is approved about 3 seconds after creation in the sandbox; a nickname or legal name containing `REJECT` is rejected instead.',
+  },
+  {
+    name: 'Acquiring',
+    description: `Card payments: PaymentIntents, their attempts, refunds and settlements. Amounts are decimal strings with at most the currency's minor-unit digits. Payment-intent operations need \`x-client-id\` besides the token.\n${SANDBOX_TEST_CARDS}`,
+  },
+  {
+    name: 'Hosted pages',
+    description:
+      'The checkout and 3-D Secure pages the gateway serves to shoppers (linked from `next_action.redirect_to_url`), and the JSON calls their script makes. No merchant token: the intent\'s `client_secret` authenticates, for 60 minutes.',
+  },
+  { name: 'Webhooks', description: 'Endpoints that receive the account\'s events, signed, and the record of every delivery.' },
+  { name: 'Diagnostics', description: 'Check credentials, on-behalf-of and idempotency without touching money.' },
+];

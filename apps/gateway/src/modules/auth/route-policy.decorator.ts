@@ -1,4 +1,5 @@
-import { SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiSecurity } from '@nestjs/swagger';
 
 /**
  * Per-route authentication policy, read by the AuthGuard.
@@ -15,7 +16,11 @@ export interface RoutePolicy {
 }
 
 export const Public = () => SetMetadata<string, RoutePolicy>(ROUTE_POLICY, { public: true });
+/** Also declares, in the API reference, that both the token and the client id are required. */
 export const RequiresClientId = () =>
-  SetMetadata<string, RoutePolicy>(ROUTE_POLICY, { requiresClientId: true });
+  applyDecorators(
+    SetMetadata<string, RoutePolicy>(ROUTE_POLICY, { requiresClientId: true }),
+    ApiSecurity({ authToken: [], clientId: [] }),
+  );
 export const RequiresPermission = (permission: string) =>
   SetMetadata<string, RoutePolicy>(ROUTE_POLICY, { permission });

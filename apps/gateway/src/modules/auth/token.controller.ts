@@ -6,13 +6,16 @@ import { COMMAND_BUS } from '../commands/command-bus.provider';
 import { correlationOf } from '../commands/service-calls';
 import { Public } from './route-policy.decorator';
 import { TokenService } from './token.service';
-import { ApiOperation } from '../api-reference/api-operation.decorator';
+import { ApiTags } from '@nestjs/swagger';
+import { EXAMPLES } from '../api-reference/api-examples';
+import { ApiRoute } from '../api-reference/api-route.decorator';
 
 /**
  * Token issuance exactly as the official SDKs call it (wire-compat §2): headers x-client-id and
  * x-api-key, no body, answer `{auth_token, expired_at}` at the top level.
  */
 @Controller('v1/connect')
+@ApiTags('Authentication')
 export class TokenController {
   constructor(
     private readonly tokens: TokenService,
@@ -21,11 +24,13 @@ export class TokenController {
 
   @Post('token')
   @Public()
-  @ApiOperation({
-    tag: 'Authentication',
+  @ApiRoute({
+    kind: 'credentials',
     summary: 'Issue an auth token',
     description:
       'Headers x-client-id and x-api-key, no body. Answers {auth_token, expired_at} (Unix seconds, 30 minutes).',
+    response: 'IssuedToken',
+    responseExample: EXAMPLES.issuedToken,
   })
   @HttpCode(200)
   async issue(@Req() request: FastifyRequest) {

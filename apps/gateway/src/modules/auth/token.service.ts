@@ -27,11 +27,19 @@ export interface TokenClaims {
 
 export const API_VERSION = 'V1.0';
 
+/** The answer of POST /v1/connect/token (wire-compat §2). */
+export interface IssuedToken {
+  /** HS256 JWT; send it as `x-auth-token: Bearer <auth_token>`. */
+  auth_token: string;
+  /** Unix seconds. */
+  expired_at: number;
+}
+
 @Injectable()
 export class TokenService {
   constructor(@Inject(APP_CONFIG) private readonly config: GatewayConfig) {}
 
-  issue(credential: VerifiedCredential): { auth_token: string; expired_at: number } {
+  issue(credential: VerifiedCredential): IssuedToken {
     const issuedAt = Math.floor(Date.now() / 1000);
     const expiresAt = issuedAt + this.config.TOKEN_TTL_SECONDS;
     const claims: TokenClaims = {

@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CommandFamily, CommandTopics, PING_COMMAND } from '@paygrid/contracts';
 import { CommandBus, HEALTH_CHECKS, HealthCheck, runHealthChecks } from '@paygrid/platform';
@@ -11,6 +12,8 @@ import { Public } from '../auth/route-policy.decorator';
  */
 const PING_TIMEOUT_MS = 1500;
 
+// A probe for operators and orchestrators, not part of the merchant API reference.
+@ApiExcludeController()
 @Controller('health')
 export class GatewayHealthController {
   constructor(

@@ -1,7 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { WebhookCommands } from '@paygrid/contracts';
+import { ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedRequest } from '../../common/authenticated-request';
+import { EXAMPLES } from '../api-reference/api-examples';
+import { ApiRoute } from '../api-reference/api-route.decorator';
 import { ServiceCalls } from '../commands/service-calls';
 import {
   CreateEndpointBody,
@@ -21,11 +24,21 @@ import {
  * x-idempotency-key, like the rest of the API.
  */
 @Controller('v1/webhooks')
+@ApiTags('Webhooks')
 export class WebhooksController {
   constructor(private readonly services: ServiceCalls) {}
 
   @Post('endpoints')
   @HttpCode(200)
+  @ApiRoute({
+    kind: 'command',
+    summary: 'Create an endpoint',
+    description: 'Answers the signing secret, this once.',
+    body: CreateEndpointBody,
+    result: WebhookCommands.createEndpoint,
+    requestExample: EXAMPLES.createWebhookEndpoint,
+    responseExample: EXAMPLES.createdWebhookEndpoint,
+  })
   createEndpoint(
     @Req() request: AuthenticatedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -35,6 +48,12 @@ export class WebhooksController {
   }
 
   @Get('endpoints')
+  @ApiRoute({
+    kind: 'query',
+    summary: 'List endpoints',
+    query: ListEndpointsQuery,
+    result: WebhookCommands.listEndpoints,
+  })
   listEndpoints(@Req() request: AuthenticatedRequest, @Query() query: ListEndpointsQuery) {
     return this.services.query(request, 'webhooks', WebhookCommands.listEndpoints, {
       page_size: query.page_size,
@@ -43,6 +62,12 @@ export class WebhooksController {
   }
 
   @Get('endpoints/:id')
+  @ApiRoute({
+    kind: 'query',
+    summary: 'Retrieve an endpoint',
+    params: IdParam,
+    result: WebhookCommands.retrieveEndpoint,
+  })
   retrieveEndpoint(@Req() request: AuthenticatedRequest, @Param() params: IdParam) {
     return this.services.query(request, 'webhooks', WebhookCommands.retrieveEndpoint, {
       endpoint_id: params.id,
@@ -51,6 +76,14 @@ export class WebhooksController {
 
   @Post('endpoints/:id')
   @HttpCode(200)
+  @ApiRoute({
+    kind: 'command',
+    summary: 'Update an endpoint',
+    description: 'Only the fields given change; description null clears it.',
+    params: IdParam,
+    body: UpdateEndpointBody,
+    result: WebhookCommands.updateEndpoint,
+  })
   updateEndpoint(
     @Req() request: AuthenticatedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -65,6 +98,13 @@ export class WebhooksController {
 
   @Post('endpoints/:id/delete')
   @HttpCode(200)
+  @ApiRoute({
+    kind: 'command',
+    summary: 'Delete an endpoint',
+    description: 'Its pending deliveries are cancelled.',
+    params: IdParam,
+    result: WebhookCommands.deleteEndpoint,
+  })
   deleteEndpoint(
     @Req() request: AuthenticatedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -77,6 +117,14 @@ export class WebhooksController {
 
   @Post('endpoints/:id/rotate_secret')
   @HttpCode(200)
+  @ApiRoute({
+    kind: 'command',
+    summary: 'Rotate the signing secret',
+    description: 'The previous secret keeps signing for overlap_seconds.',
+    params: IdParam,
+    body: RotateSecretBody,
+    result: WebhookCommands.rotateSecret,
+  })
   rotateSecret(
     @Req() request: AuthenticatedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -91,6 +139,13 @@ export class WebhooksController {
 
   @Post('endpoints/:id/enable')
   @HttpCode(200)
+  @ApiRoute({
+    kind: 'command',
+    summary: 'Re-enable an endpoint',
+    description: 'After the dispatcher disabled it (410 Gone, or failing for days).',
+    params: IdParam,
+    result: WebhookCommands.enableEndpoint,
+  })
   enableEndpoint(
     @Req() request: AuthenticatedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -103,6 +158,14 @@ export class WebhooksController {
 
   @Post('endpoints/:id/replay')
   @HttpCode(200)
+  @ApiRoute({
+    kind: 'command',
+    summary: 'Replay failed deliveries',
+    description: 'Sends every failed delivery of the endpoint since a time once more.',
+    params: IdParam,
+    body: ReplayBody,
+    result: WebhookCommands.replayEndpoint,
+  })
   replayEndpoint(
     @Req() request: AuthenticatedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -116,11 +179,24 @@ export class WebhooksController {
   }
 
   @Get('deliveries')
+  @ApiRoute({
+    kind: 'query',
+    summary: 'List deliveries',
+    query: ListDeliveriesQuery,
+    result: WebhookCommands.listDeliveries,
+  })
   listDeliveries(@Req() request: AuthenticatedRequest, @Query() query: ListDeliveriesQuery) {
     return this.services.query(request, 'webhooks', WebhookCommands.listDeliveries, { ...query });
   }
 
   @Get('deliveries/:id')
+  @ApiRoute({
+    kind: 'query',
+    summary: 'Retrieve a delivery',
+    description: 'With all its attempts.',
+    params: IdParam,
+    result: WebhookCommands.retrieveDelivery,
+  })
   retrieveDelivery(@Req() request: AuthenticatedRequest, @Param() params: IdParam) {
     return this.services.query(request, 'webhooks', WebhookCommands.retrieveDelivery, {
       delivery_id: params.id,
@@ -129,6 +205,12 @@ export class WebhooksController {
 
   @Post('deliveries/:id/retry')
   @HttpCode(200)
+  @ApiRoute({
+    kind: 'command',
+    summary: 'Retry a delivery now',
+    params: IdParam,
+    result: WebhookCommands.retryDelivery,
+  })
   retryDelivery(
     @Req() request: AuthenticatedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -140,6 +222,14 @@ export class WebhooksController {
   }
 
   @Get('events/:id/attempts')
+  @ApiRoute({
+    kind: 'query',
+    summary: "List an event's delivery attempts",
+    description: "Across the acting account's endpoints.",
+    params: IdParam,
+    query: ListAttemptsQuery,
+    result: WebhookCommands.listEventAttempts,
+  })
   listEventAttempts(
     @Req() request: AuthenticatedRequest,
     @Param() params: IdParam,

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import {
   CommandEnvelope,
   CreatedWebhookEndpointView,
+  DeletedWebhookEndpointView,
   RotatedWebhookSecretView,
   WebhookCommands,
   WebhookEndpointView,
@@ -64,7 +65,7 @@ export class EndpointCommandHandlers {
   }
 
   @CommandHandler(WebhookCommands.deleteEndpoint)
-  delete(command: CommandEnvelope): Promise<{ endpoint_id: string; deleted: true }> {
+  delete(command: CommandEnvelope): Promise<DeletedWebhookEndpointView> {
     const actor = requireActor(command);
     const request = parsePayload(EndpointRefDto, command);
     return applyOnce(this.dataSource, command, (manager) =>

@@ -56,7 +56,7 @@ function IsStringMap(options?: ValidationOptions) {
   );
 }
 
-export class AddressDto {
+export class PaymentAddressDto {
   @IsOptional() @Matches(/^[A-Z]{2}$/, { message: 'must be an ISO 3166-1 alpha-2 country code' }) country_code?: string;
   @IsOptional() @IsString() @MaxLength(100) city?: string;
   @IsOptional() @IsString() @MaxLength(TEXT) street?: string;
@@ -69,7 +69,7 @@ export class BillingDto {
   @IsOptional() @IsString() @MaxLength(100) last_name?: string;
   @IsOptional() @IsEmail({}, { message: 'must be an email address' }) @MaxLength(254) email?: string;
   @IsOptional() @IsString() @MaxLength(32) phone_number?: string;
-  @IsOptional() @ValidateNested() @Type(() => AddressDto) address?: AddressDto;
+  @IsOptional() @ValidateNested() @Type(() => PaymentAddressDto) address?: PaymentAddressDto;
 }
 
 export class ThreeDsDto {
@@ -102,7 +102,7 @@ export class CustomerDto {
   @IsOptional() @IsString() @MaxLength(100) last_name?: string;
   @IsOptional() @IsEmail({}, { message: 'must be an email address' }) @MaxLength(254) email?: string;
   @IsOptional() @IsString() @MaxLength(32) phone_number?: string;
-  @IsOptional() @ValidateNested() @Type(() => AddressDto) address?: AddressDto;
+  @IsOptional() @ValidateNested() @Type(() => PaymentAddressDto) address?: PaymentAddressDto;
   @IsOptional() @IsStringMap() metadata?: Record<string, string>;
 }
 

@@ -1,0 +1,277 @@
+import { randomUUID } from 'node:crypto';
+import { CreatedWebhookEndpointView, PaymentIntentView, WebhookDeliveryView, WebhookPage } from '@paygrid/contracts';
+import { DocumentSchemas, pointerSegment, waitFor, WebhookReceiver } from '@paygrid/testing';
+import { CARDS, cardMethod, intentBody, useAcquiringE2eSettings } from '../acquiring/support/acquiring-e2e';
+import { api, ApiResponse, SANDBOX, tokenFor } from '../support/api-client';
+import { BusCapture, CapturedMessage } from '../support/bus-capture';
+import { companySubAccount } from '../support/fixtures';
+import { E2E_API } from '../support/stack-settings';
+
+/**
+ * The references hold on the running stack: every route of the OpenAPI document is called with a valid
+ * request and its real answer must match the schema the document declares for that status (refusals
+ * included, in the spec's envelopes); and every command, reply and event the calls put on the bus must
+ * match the AsyncAPI document.
+ */
+interface OpenApi {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
+}
+interface AsyncApi {
+  channels: Record<string, { address: string }>;
+  components: { messages: Record<string, unknown> };
+}
+
+const EXPECTED_COMMAND_TYPES = [
+  'accounts.credentials.verify',
+  'accounts.list',
+  'accounts.retrieve',
+  'accounts.get_additional',
+  'accounts.create_sub_account',
+  'acquiring.payment_intents.create',
+  'acquiring.payment_intents.retrieve',
+  'acquiring.payment_intents.list',
+  'acquiring.payment_intents.update',
+  'acquiring.payment_intents.confirm',
+  'acquiring.payment_intents.capture',
+  'acquiring.payment_intents.cancel',
+  'acquiring.payment_attempts.list',
+  'acquiring.payment_attempts.retrieve',
+  'acquiring.refunds.create',
+  'acquiring.refunds.list',
+  'acquiring.refunds.retrieve',
+  'acquiring.settlements.list',
+  'acquiring.hosted.session',
+  'acquiring.hosted.confirm',
+  'acquiring.hosted.three_ds',
+  'webhooks.endpoints.create',
+  'webhooks.endpoints.list',
+  'webhooks.endpoints.retrieve',
+  'webhooks.endpoints.update',
+  'webhooks.endpoints.delete',
+  'webhooks.endpoints.rotate_secret',
+  'webhooks.endpoints.enable',
+  'webhooks.endpoints.replay',
+  'webhooks.deliveries.list',
+  'webhooks.deliveries.retrieve',
+  'webhooks.deliveries.retry',
+  'webhooks.events.list_attempts',
+];
+
+const EXPECTED_EVENTS = [
+  'account.created',
+  'acquiring.payment_intent.created',
+  'acquiring.payment_intent.updated',
+  'acquiring.payment_intent.requires_capture',
+  'acquiring.payment_intent.requires_action',
+  'acquiring.payment_intent.cancelled',
+  'acquiring.payment_intent.succeeded',
+  'acquiring.payment_attempt.created',
+  'acquiring.refund.created',
+];
+
+describe('API and bus references against the running stack', () => {
+  let openApi: OpenApi;
+  let asyncApi: AsyncApi;
+  let openApiSchemas: DocumentSchemas;
+  let asyncApiSchemas: DocumentSchemas;
+  let capture: BusCapture;
+  let token: string;
+  const answered = new Set<string>();
+
+  beforeAll(async () => {
+    await useAcquiringE2eSettings();
+    openApi = (await (await fetch(`${E2E_API}/openapi.json`)).json()) as OpenApi;
+    asyncApi = (await (await fetch(`${E2E_API}/asyncapi.json`)).json()) as AsyncApi;
+    openApiSchemas = new DocumentSchemas(openApi);
+    asyncApiSchemas = new DocumentSchemas(asyncApi);
+    capture = await BusCapture.start(Object.values(asyncApi.channels).map((channel) => channel.address));
+    token = await tokenFor(SANDBOX.master);
+  }, 120_000);
+
+  afterAll(async () => {
+    await capture?.stop();
+  });
+
+  /** Calls a documented route and holds its answer to the schema declared for the status it got. */
+  async function call<T = Record<string, unknown>>(
+    method: 'GET' | 'POST',
+    template: string,
+    options: { params?: Record<string, string>; query?: Record<string, string>; body?: unknown; headers?: Record<string, string>; rawBody?: string; anonymous?: boolean } = {},
+    expectedStatus = 200,
+  ): Promise<ApiResponse<T>> {
+    const path = Object.entries(options.params ?? {}).reduce((current, [name, value]) => current.replace(`{${name}}`, encodeURIComponent(value)), template);
+    const query = options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
+    const response = await api<T>(method, `${path}${query}`, {
+      token: options.anonymous ? undefined : token,
+      body: options.body,
+      rawBody: options.rawBody,
+      headers: { 'x-client-id': SANDBOX.master.clientId, ...options.headers },
+    });
+    const where = `${method} ${template}`;
+    expect({ where, status: response.status, body: response.status === expectedStatus ? 'as expected' : response.text }).toEqual({
+      where,
+      status: expectedStatus,
+      body: 'as expected',
+    });
+    const declared = openApi.paths[template]?.[method.toLowerCase()]?.responses[String(response.status)];
+    expect({ where, status: response.status, declared: declared !== undefined }).toEqual({ where, status: response.status, declared: true });
+    const mediaType = (response.headers.get('content-type') ?? '').split(';')[0].trim();
+    expect({ where, mediaType, declared: Object.keys(declared.content ?? {}).includes(mediaType) }).toEqual({ where, mediaType, declared: true });
+    const pointer = `#/paths/${pointerSegment(template)}/${method.toLowerCase()}/responses/${response.status}/content/${pointerSegment(mediaType)}/schema`;
+    const value = mediaType === 'application/json' ? response.body : response.text;
+    expect({ where, problems: openApiSchemas.problems(pointer, value) }).toEqual({ where, problems: [] });
+    answered.add(`${method} ${template}:${response.status}`);
+    return response;
+  }
+
+  it('answers every documented route as its schema says', async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const issued = await call('POST', '/v1/connect/token', {
+        anonymous: true,
+        headers: { 'x-client-id': SANDBOX.master.clientId, 'x-api-key': SANDBOX.master.apiKey },
+      });
+      expect(issued.body.auth_token).toEqual(expect.any(String));
+      await call('POST', '/v1/diagnostics/echo', { headers: { 'x-on-behalf-of': SANDBOX.sub1.accountId } });
+
+      await call('GET', '/v1/accounts', { query: { page_size: '10' } });
+      await call('GET', '/v1/accounts/{id}', { params: { id: SANDBOX.sub1.accountId } });
+      await call('GET', '/v1/accounts/get_additional', { query: { country: 'SG', business_code: 'ACQUIRING' } });
+      await call('POST', '/v1/accounts/create_accounts', { body: companySubAccount(`Reference ${randomUUID().slice(0, 8)}`) });
+
+      const endpoint = await call<CreatedWebhookEndpointView>('POST', '/v1/webhooks/endpoints', {
+        body: { url: receiver.url('/reference'), event_names: ['acquiring.payment_intent.*'], description: 'reference' },
+      });
+      const endpointId = { id: endpoint.body.endpoint_id };
+      await call('GET', '/v1/webhooks/endpoints');
+      await call('GET', '/v1/webhooks/endpoints/{id}', { params: endpointId });
+      await call('POST', '/v1/webhooks/endpoints/{id}', { params: endpointId, body: { description: 'reference, renamed' } });
+      await call('POST', '/v1/webhooks/endpoints/{id}/rotate_secret', { params: endpointId, body: { overlap_seconds: 60 } });
+      await call('POST', '/v1/webhooks/endpoints/{id}/enable', { params: endpointId });
+
+      // A card authorised for later capture, then captured and refunded.
+      const authorised = await call<PaymentIntentView>('POST', '/v2/payment_intents/create', {
+        body: intentBody({ payment_method: cardMethod(CARDS.visa, { auto_capture: false }) }),
+      });
+      const authorisedId = { id: authorised.body.payment_intent_id };
+      await call('GET', '/v2/payment_intents', { query: { page_size: '10' } });
+      await call('GET', '/v2/payment_intents/{id}', { params: authorisedId });
+      await call('POST', '/v2/payment_intents/{id}/capture', { params: authorisedId, body: {} });
+      const refund = await call<{ payment_refund_id: string }>('POST', '/v2/payment/refunds', {
+        body: { payment_intent_id: authorised.body.payment_intent_id, amount: '5.00', reason: 'reference' },
+      });
+      await call('GET', '/v2/payment/refunds', { query: { payment_intent_id: authorised.body.payment_intent_id } });
+      await call('GET', '/v2/payment/refunds/{id}', { params: { id: refund.body.payment_refund_id } });
+      await call('GET', '/v2/payment/payment_attempts', { query: { payment_intent_id: authorised.body.payment_intent_id } });
+      const attemptId = authorised.body.latest_payment_attempt?.attempt_id ?? '';
+      await call('GET', '/v2/payment/payment_attempts/{id}', { params: { id: attemptId } });
+      await call('GET', '/v2/payment/settlements', { query: { page_size: '10' } });
+
+      // An intent without a card: updated, then confirmed; another one cancelled.
+      const open = await call<PaymentIntentView>('POST', '/v2/payment_intents/create', { body: intentBody() });
+      await call('POST', '/v2/payment_intents/{id}', { params: { id: open.body.payment_intent_id }, body: { description: 'Updated order' } });
+      await call('POST', '/v2/payment_intents/{id}/confirm', {
+        params: { id: open.body.payment_intent_id },
+        body: { payment_method: cardMethod(CARDS.mastercard) },
+      });
+      const abandoned = await call<PaymentIntentView>('POST', '/v2/payment_intents/create', { body: intentBody() });
+      await call('POST', '/v2/payment_intents/{id}/cancel', {
+        params: { id: abandoned.body.payment_intent_id },
+        body: { cancellation_reason: 'abandoned' },
+      });
+
+      // The hosted pages of an intent without a card: checkout with a 3-D Secure card, then the challenge.
+      const hosted = await call<PaymentIntentView>('POST', '/v2/payment_intents/create', { body: intentBody() });
+      const secret = { client_secret: hosted.body.client_secret ?? '' };
+      await call('GET', '/hosted/checkout', { query: secret, anonymous: true });
+      const challenged = await call<{ intent_status: string }>('POST', '/hosted/checkout/pay', {
+        anonymous: true,
+        body: { ...secret, card: { card_number: CARDS.threeDs, expiry_month: '12', expiry_year: '2035', cvc: '123' } },
+      });
+      expect(challenged.body.intent_status).toBe('REQUIRES_CUSTOMER_ACTION');
+      await call('GET', '/hosted/three_ds', { query: secret, anonymous: true });
+      await call('POST', '/hosted/three_ds', { anonymous: true, body: { ...secret, outcome: 'approve' } });
+
+      // Deliveries of the events above to the endpoint.
+      const delivered = await waitFor(
+        async () => {
+          const page = await api<WebhookPage<WebhookDeliveryView>>('GET', `/v1/webhooks/deliveries?endpoint_id=${endpoint.body.endpoint_id}&delivery_status=SUCCEEDED`, { token });
+          return page.body.data?.[0];
+        },
+        { timeoutMs: 30_000, intervalMs: 200, what: 'a delivery to the reference endpoint' },
+      );
+      await call('GET', '/v1/webhooks/deliveries', { query: { endpoint_id: endpoint.body.endpoint_id } });
+      await call('GET', '/v1/webhooks/deliveries/{id}', { params: { id: delivered.delivery_id } });
+      await call('POST', '/v1/webhooks/deliveries/{id}/retry', { params: { id: delivered.delivery_id } });
+      await call('GET', '/v1/webhooks/events/{id}/attempts', { params: { id: delivered.event_id } });
+      await call('POST', '/v1/webhooks/endpoints/{id}/replay', { params: endpointId, body: { since: new Date(Date.now() - 60_000).toISOString() } });
+      await call('POST', '/v1/webhooks/endpoints/{id}/delete', { params: endpointId });
+    } finally {
+      await receiver.close();
+    }
+
+    const documented = Object.entries(openApi.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}:200`));
+    expect(documented.filter((route) => !answered.has(route))).toEqual([]);
+  });
+
+  it('keeps a reference UI beside the documents', async () => {
+    const ui = await fetch(`${E2E_API}/docs`);
+    expect(ui.status).toBe(200);
+    expect(await ui.text()).toContain('swagger-ui');
+    const init = await fetch(`${E2E_API}/docs/swagger-ui-init.js`);
+    expect(await init.text()).toContain('"openapi": "3.1.0"');
+  });
+
+  it('refuses in the envelopes the document declares', async () => {
+    // Envelope A: an id that exists nowhere, and a request without a token.
+    const missing = await call('GET', '/v2/payment_intents/{id}', { params: { id: 'pi_01JAAAAAAAAAAAAAAAAAAAAAAA' } }, 400);
+    expect(missing.body).toMatchObject({ type: 'invalid_request_error', code: 'resource_not_found' });
+    const anonymous = await call('GET', '/v1/accounts', { anonymous: true }, 401);
+    expect(anonymous.body).toMatchObject({ type: 'unauthorized_error' });
+    // Envelope B: a body that is not JSON.
+    const broken = await call('POST', '/v2/payment/refunds', { rawBody: '{"amount":' }, 400);
+    expect(broken.body).toEqual({ code: 400, message: 'Params JSON error' });
+  });
+
+  it('puts on the bus only commands, replies and events the AsyncAPI document describes', async () => {
+    const messages = await waitFor(
+      () => {
+        const current = capture.messages();
+        const types = new Set(current.map((message) => (message.value as { type?: string } | null)?.type));
+        const events = new Set(current.map((message) => (message.value as { event_name?: string } | null)?.event_name));
+        const complete = EXPECTED_COMMAND_TYPES.every((type) => types.has(type)) && EXPECTED_EVENTS.every((name) => events.has(name));
+        return complete ? current : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 250, what: 'the commands and events of the route walk on the bus' },
+    );
+
+    const commandTopics = new Set(Object.values(asyncApi.channels).map((channel) => channel.address).filter((address) => address.endsWith('.commands')));
+    const commandTypeOf = new Map<string, string>();
+    const problems: string[] = [];
+    const check = (message: CapturedMessage, id: string) => {
+      if (!(id in asyncApi.components.messages)) return problems.push(`${message.topic}: ${id} is not in the document`);
+      const at = `#/components/messages/${pointerSegment(id)}`;
+      for (const problem of asyncApiSchemas.problems(`${at}/payload`, message.value)) problems.push(`${id} payload: ${problem}`);
+      for (const problem of asyncApiSchemas.problems(`${at}/headers`, message.headers)) problems.push(`${id} headers: ${problem}`);
+    };
+    let replies = 0;
+    for (const message of messages.filter((candidate) => commandTopics.has(candidate.topic))) {
+      const type = (message.value as { type: string }).type;
+      commandTypeOf.set(message.headers.kafka_correlationId, type);
+      check(message, type);
+    }
+    for (const message of messages) {
+      if (commandTopics.has(message.topic)) continue;
+      if (message.topic.endsWith('.reply')) {
+        const type = commandTypeOf.get(message.headers.kafka_correlationId);
+        if (type === undefined) continue; // the reply to a command sent before the capture began
+        replies += 1;
+        check(message, `${type}.reply`);
+      } else {
+        check(message, (message.value as { event_name: string }).event_name);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(replies).toBeGreaterThanOrEqual(EXPECTED_COMMAND_TYPES.length);
+  });
+});

@@ -1,0 +1,201 @@
+import {
+  AccountCommands,
+  AccountEvents,
+  AccountPage,
+  AccountView,
+  AcquiringCommands,
+  AcquiringEvents,
+  AdditionalDocument,
+  AttemptIdPayload,
+  CancelIntentPayload,
+  CaptureIntentPayload,
+  CommandFamily,
+  CommandTopics,
+  ConfirmIntentPayload,
+  CreateCredentialPayload,
+  CreatedCredential,
+  CreatedSubAccountView,
+  CreatedWebhookEndpointView,
+  CreateIntentPayload,
+  CreateRefundPayload,
+  CreateSubAccountDto,
+  CreateWebhookEndpointPayload,
+  CredentialView,
+  DeletedWebhookEndpointView,
+  EVENT_ENVELOPE_VERSION,
+  EventTopics,
+  GetAdditionalPayload,
+  HostedConfirmPayload,
+  HostedSessionPayload,
+  HostedSessionView,
+  HostedThreeDsPayload,
+  IntentIdPayload,
+  ListAccountsPayload,
+  ListAttemptsPayload,
+  ListIntentsPayload,
+  ListRefundsPayload,
+  ListSettlementsPayload,
+  ListWebhookDeliveriesPayload,
+  ListWebhookEndpointsPayload,
+  ListWebhookEventAttemptsPayload,
+  Page,
+  PaymentAttemptView,
+  PaymentIntentView,
+  PING_COMMAND,
+  PingResult,
+  RefundIdPayload,
+  RefundView,
+  ReplayedWebhookEndpointView,
+  ReplayWebhookEndpointPayload,
+  replyTopicOf,
+  ResolvedAccount,
+  ResolveOnBehalfOfPayload,
+  RetrieveAccountPayload,
+  RevokeCredentialPayload,
+  RotatedWebhookSecretView,
+  RotateWebhookSecretPayload,
+  SettlementView,
+  UpdateIntentPayload,
+  UpdateWebhookEndpointPayload,
+  VerifiedCredential,
+  VerifyCredentialsPayload,
+  WebhookAttemptView,
+  WebhookCommands,
+  WebhookDeliveryDetailView,
+  WebhookDeliveryRef,
+  WebhookDeliveryView,
+  WebhookEndpointDisabledData,
+  WebhookEndpointRef,
+  WebhookEndpointView,
+  WebhookEvents,
+  WebhookPage,
+} from '@paygrid/contracts';
+
+/**
+ * The one adapter between libs/contracts and the bus reference (AsyncAPI): which topics exist, which
+ * commands each family answers with what payload and result, and which events it publishes with what
+ * data. Everything else (asyncapi-document.ts, the schema generator) reads only this file, so moving
+ * to a typed command registry in libs/contracts changes this file alone.
+ *
+ * Two halves, checked against each other at compile time:
+ * - the types `BusCommandShapes` / `BusEventShapes`, from which the JSON schemas are generated
+ *   (wire-schemas.generated.ts; TypeScript types are erased, so schemas are generated at build time);
+ * - `readBusCatalogue()`, the runtime list built from the exported topic and `*Commands`/`*Events` maps.
+ */
+export interface BusCommandShapes {
+  'system.ping': { payload: Record<string, never>; result: PingResult };
+
+  'accounts.list': { payload: ListAccountsPayload; result: AccountPage };
+  'accounts.retrieve': { payload: RetrieveAccountPayload; result: AccountView };
+  'accounts.create_sub_account': { payload: CreateSubAccountDto; result: CreatedSubAccountView };
+  'accounts.get_additional': { payload: GetAdditionalPayload; result: AdditionalDocument[] };
+  'accounts.resolve_on_behalf_of': { payload: ResolveOnBehalfOfPayload; result: ResolvedAccount };
+  'accounts.credentials.verify': { payload: VerifyCredentialsPayload; result: VerifiedCredential };
+  'accounts.credentials.create': { payload: CreateCredentialPayload; result: CreatedCredential };
+  'accounts.credentials.list': { payload: { account_id?: string }; result: CredentialView[] };
+  'accounts.credentials.revoke': { payload: RevokeCredentialPayload; result: CredentialView };
+
+  'acquiring.payment_intents.create': { payload: CreateIntentPayload; result: PaymentIntentView };
+  'acquiring.payment_intents.retrieve': { payload: IntentIdPayload; result: PaymentIntentView };
+  'acquiring.payment_intents.list': { payload: ListIntentsPayload; result: Page<PaymentIntentView> };
+  'acquiring.payment_intents.update': { payload: UpdateIntentPayload; result: PaymentIntentView };
+  'acquiring.payment_intents.confirm': { payload: ConfirmIntentPayload; result: PaymentIntentView };
+  'acquiring.payment_intents.capture': { payload: CaptureIntentPayload; result: PaymentIntentView };
+  'acquiring.payment_intents.cancel': { payload: CancelIntentPayload; result: PaymentIntentView };
+  'acquiring.payment_attempts.list': { payload: ListAttemptsPayload; result: Page<PaymentAttemptView> };
+  'acquiring.payment_attempts.retrieve': { payload: AttemptIdPayload; result: PaymentAttemptView };
+  'acquiring.refunds.create': { payload: CreateRefundPayload; result: RefundView };
+  'acquiring.refunds.list': { payload: ListRefundsPayload; result: Page<RefundView> };
+  'acquiring.refunds.retrieve': { payload: RefundIdPayload; result: RefundView };
+  'acquiring.settlements.list': { payload: ListSettlementsPayload; result: Page<SettlementView> };
+  'acquiring.hosted.session': { payload: HostedSessionPayload; result: HostedSessionView };
+  'acquiring.hosted.confirm': { payload: HostedConfirmPayload; result: HostedSessionView };
+  'acquiring.hosted.three_ds': { payload: HostedThreeDsPayload; result: HostedSessionView };
+
+  'webhooks.endpoints.create': { payload: CreateWebhookEndpointPayload; result: CreatedWebhookEndpointView };
+  'webhooks.endpoints.list': { payload: ListWebhookEndpointsPayload; result: WebhookPage<WebhookEndpointView> };
+  'webhooks.endpoints.retrieve': { payload: WebhookEndpointRef; result: WebhookEndpointView };
+  'webhooks.endpoints.update': { payload: UpdateWebhookEndpointPayload; result: WebhookEndpointView };
+  'webhooks.endpoints.delete': { payload: WebhookEndpointRef; result: DeletedWebhookEndpointView };
+  'webhooks.endpoints.rotate_secret': { payload: RotateWebhookSecretPayload; result: RotatedWebhookSecretView };
+  'webhooks.endpoints.enable': { payload: WebhookEndpointRef; result: WebhookEndpointView };
+  'webhooks.endpoints.replay': { payload: ReplayWebhookEndpointPayload; result: ReplayedWebhookEndpointView };
+  'webhooks.deliveries.list': { payload: ListWebhookDeliveriesPayload; result: WebhookPage<WebhookDeliveryView> };
+  'webhooks.deliveries.retrieve': { payload: WebhookDeliveryRef; result: WebhookDeliveryDetailView };
+  'webhooks.deliveries.retry': { payload: WebhookDeliveryRef; result: WebhookDeliveryView };
+  'webhooks.events.list_attempts': { payload: ListWebhookEventAttemptsPayload; result: WebhookPage<WebhookAttemptView> };
+}
+
+export interface BusEventShapes {
+  'account.created': { category: 'ONBOARDING'; data: AccountView };
+  'account.status.updated': { category: 'ONBOARDING'; data: AccountView };
+  'account.verification_status.updated': { category: 'ONBOARDING'; data: AccountView };
+  'account.credential.created': { category: 'OPERATIONS'; data: CredentialView };
+  'account.credential.revoked': { category: 'OPERATIONS'; data: CredentialView };
+
+  'acquiring.payment_intent.created': { category: 'ACQUIRING'; data: PaymentIntentView };
+  'acquiring.payment_intent.updated': { category: 'ACQUIRING'; data: PaymentIntentView };
+  'acquiring.payment_intent.pending': { category: 'ACQUIRING'; data: PaymentIntentView };
+  'acquiring.payment_intent.requires_action': { category: 'ACQUIRING'; data: PaymentIntentView };
+  'acquiring.payment_intent.requires_capture': { category: 'ACQUIRING'; data: PaymentIntentView };
+  'acquiring.payment_intent.payment_failed': { category: 'ACQUIRING'; data: PaymentIntentView };
+  'acquiring.payment_intent.succeeded': { category: 'ACQUIRING'; data: PaymentIntentView };
+  'acquiring.payment_intent.cancelled': { category: 'ACQUIRING'; data: PaymentIntentView };
+  'acquiring.payment_intent.failed': { category: 'ACQUIRING'; data: PaymentIntentView };
+  'acquiring.payment_attempt.created': { category: 'ACQUIRING'; data: PaymentAttemptView };
+  'acquiring.payment_attempt.authorized': { category: 'ACQUIRING'; data: PaymentAttemptView };
+  'acquiring.payment_attempt.capture_requested': { category: 'ACQUIRING'; data: PaymentAttemptView };
+  'acquiring.payment_attempt.cancelled': { category: 'ACQUIRING'; data: PaymentAttemptView };
+  'acquiring.payment_attempt.failed': { category: 'ACQUIRING'; data: PaymentAttemptView };
+  'acquiring.refund.created': { category: 'ACQUIRING'; data: RefundView };
+  'acquiring.refund.succeeded': { category: 'ACQUIRING'; data: RefundView };
+  'acquiring.refund.failed': { category: 'ACQUIRING'; data: RefundView };
+  'acquiring.settlement.succeeded': { category: 'ACQUIRING'; data: SettlementView };
+
+  'webhook.endpoint.disabled': { category: 'OPERATIONS'; data: WebhookEndpointDisabledData };
+}
+
+/** Which maps of libs/contracts belong to which family (topic pair). */
+const FAMILIES = {
+  accounts: { commands: AccountCommands, events: AccountEvents },
+  acquiring: { commands: AcquiringCommands, events: AcquiringEvents },
+  payouts: { commands: {}, events: {} },
+  issuing: { commands: {}, events: {} },
+  webhooks: { commands: WebhookCommands, events: WebhookEvents },
+} as const satisfies Record<CommandFamily, { commands: object; events: object }>;
+
+type ValuesOf<T> = T[keyof T];
+type DeclaredCommand = ValuesOf<{ [F in CommandFamily]: ValuesOf<(typeof FAMILIES)[F]['commands']> }> | typeof PING_COMMAND;
+type DeclaredEvent = ValuesOf<{ [F in CommandFamily]: ValuesOf<(typeof FAMILIES)[F]['events']> }>;
+/** `true` only when the two key sets are equal: a command or event missing on either side fails to compile. */
+type SameKeys<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? true : false;
+const commandsDescribed: SameKeys<keyof BusCommandShapes, DeclaredCommand> = true;
+const eventsDescribed: SameKeys<keyof BusEventShapes, DeclaredEvent> = true;
+void [commandsDescribed, eventsDescribed];
+
+export interface BusFamily {
+  family: CommandFamily;
+  commandTopic: string;
+  replyTopic: string;
+  eventTopic: string;
+  /** Command types the family's service answers (ping included: every service answers it). */
+  commands: (keyof BusCommandShapes)[];
+  events: (keyof BusEventShapes)[];
+}
+
+export interface BusCatalogue {
+  eventEnvelopeVersion: string;
+  families: BusFamily[];
+}
+
+export function readBusCatalogue(): BusCatalogue {
+  const families = (Object.keys(FAMILIES) as CommandFamily[]).map((family) => ({
+    family,
+    commandTopic: CommandTopics[family],
+    replyTopic: replyTopicOf(CommandTopics[family]),
+    eventTopic: EventTopics[family],
+    commands: [PING_COMMAND, ...Object.values(FAMILIES[family].commands)] as (keyof BusCommandShapes)[],
+    events: Object.values(FAMILIES[family].events) as (keyof BusEventShapes)[],
+  }));
+  return { eventEnvelopeVersion: EVENT_ENVELOPE_VERSION, families };
+}
