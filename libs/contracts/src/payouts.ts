@@ -124,7 +124,9 @@ export class UpdateBankAccountBody {
   @RequiredWhen(needsBankCodeType, REQUIRED_TYPE_EXPLANATION)
   @IsIn(BANK_CODE_TYPES, { message: `$property must be one of ${BANK_CODE_TYPES.join(', ')}` })
   @MatchesRequiredBankCodeType()
-  bank_code_type?: BankCodeType;
+  // Typed string, not BankCodeType: decorator metadata of a union is Object, which the API reference
+  // would render as a reference to a schema named Object. @IsIn keeps it to the six values.
+  bank_code_type?: string;
 
   @RequiredWhen((fields) => fields.bank_code_type !== undefined, 'when bank_code_type is given')
   @IsString()
@@ -282,54 +284,68 @@ export interface LedgerAuditAccount {
 // Commands
 // ---------------------------------------------------------------------------------------------------
 
+/** The command types of the payouts family (on the wire; the bus reference lists them from here). */
+export const PayoutCommands = {
+  createBankAccount: 'payouts.bank_accounts.create',
+  updateBankAccount: 'payouts.bank_accounts.update',
+  listBankAccounts: 'payouts.bank_accounts.list',
+  retrieveBankAccount: 'payouts.bank_accounts.retrieve',
+  createPayout: 'payouts.payouts.create',
+  listPayouts: 'payouts.payouts.list',
+  retrievePayout: 'payouts.payouts.retrieve',
+  listBalances: 'payouts.balances.list',
+  retrieveBalance: 'payouts.balances.retrieve',
+  /** Operators (CLI): the ledger audit. */
+  verifyLedger: 'payouts.ledger.verify',
+} as const;
+
 export const PayoutCommand = {
-  createBankAccount: defineCommand('payouts.bank_accounts.create', {
+  createBankAccount: defineCommand(PayoutCommands.createBankAccount, {
     payload: CreateBankAccountPayload,
     result: returns<BankAccountView>(),
     mutates: true,
   }),
-  updateBankAccount: defineCommand('payouts.bank_accounts.update', {
+  updateBankAccount: defineCommand(PayoutCommands.updateBankAccount, {
     payload: UpdateBankAccountPayload,
     result: returns<BankAccountView>(),
     mutates: true,
   }),
-  listBankAccounts: defineCommand('payouts.bank_accounts.list', {
+  listBankAccounts: defineCommand(PayoutCommands.listBankAccounts, {
     payload: ListBankAccountsPayload,
     result: returns<Page<BankAccountView>>(),
     mutates: false,
   }),
-  retrieveBankAccount: defineCommand('payouts.bank_accounts.retrieve', {
+  retrieveBankAccount: defineCommand(PayoutCommands.retrieveBankAccount, {
     payload: BankAccountIdPayload,
     result: returns<BankAccountView>(),
     mutates: false,
   }),
-  createPayout: defineCommand('payouts.payouts.create', {
+  createPayout: defineCommand(PayoutCommands.createPayout, {
     payload: CreatePayoutPayload,
     result: returns<PayoutView>(),
     mutates: true,
   }),
-  listPayouts: defineCommand('payouts.payouts.list', {
+  listPayouts: defineCommand(PayoutCommands.listPayouts, {
     payload: ListPayoutsPayload,
     result: returns<Page<PayoutView>>(),
     mutates: false,
   }),
-  retrievePayout: defineCommand('payouts.payouts.retrieve', {
+  retrievePayout: defineCommand(PayoutCommands.retrievePayout, {
     payload: PayoutIdPayload,
     result: returns<PayoutView>(),
     mutates: false,
   }),
-  listBalances: defineCommand('payouts.balances.list', {
+  listBalances: defineCommand(PayoutCommands.listBalances, {
     payload: ListBalancesPayload,
     result: returns<Page<BalanceView>>(),
     mutates: false,
   }),
-  retrieveBalance: defineCommand('payouts.balances.retrieve', {
+  retrieveBalance: defineCommand(PayoutCommands.retrieveBalance, {
     payload: BalanceCurrencyPayload,
     result: returns<BalanceView>(),
     mutates: false,
   }),
-  /** Operators (CLI): the ledger audit. */
-  verifyLedger: defineCommand('payouts.ledger.verify', {
+  verifyLedger: defineCommand(PayoutCommands.verifyLedger, {
     payload: NoPayload,
     result: returns<LedgerAuditReport>(),
     mutates: false,

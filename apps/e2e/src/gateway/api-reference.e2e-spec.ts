@@ -5,7 +5,7 @@ import { CARDS, cardMethod, intentBody, useAcquiringE2eSettings } from '../acqui
 import { api, ApiResponse, SANDBOX, tokenFor } from '../support/api-client';
 import { BusCapture, CapturedMessage } from '../support/bus-capture';
 import { companySubAccount } from '../support/fixtures';
-import { E2E_API } from '../support/stack-settings';
+import { E2E_API, e2eKafkaPrefix } from '../support/stack-settings';
 
 /**
  * The references hold on the running stack: every route of the OpenAPI document is called with a valid
@@ -55,6 +55,15 @@ const EXPECTED_COMMAND_TYPES = [
   'webhooks.deliveries.retrieve',
   'webhooks.deliveries.retry',
   'webhooks.events.list_attempts',
+  'payouts.bank_accounts.create',
+  'payouts.bank_accounts.update',
+  'payouts.bank_accounts.list',
+  'payouts.bank_accounts.retrieve',
+  'payouts.payouts.create',
+  'payouts.payouts.list',
+  'payouts.payouts.retrieve',
+  'payouts.balances.list',
+  'payouts.balances.retrieve',
 ];
 
 const EXPECTED_EVENTS = [
@@ -67,7 +76,11 @@ const EXPECTED_EVENTS = [
   'acquiring.payment_intent.succeeded',
   'acquiring.payment_attempt.created',
   'acquiring.refund.created',
+  'acquiring.payout.created',
 ];
+
+/** The document names the logical topics; a stack holds them under its KAFKA_PREFIX (kafka-names.ts). */
+const onStack = (address: string): string => `${e2eKafkaPrefix()}.${address}`;
 
 describe('API and bus references against the running stack', () => {
   let openApi: OpenApi;
@@ -84,7 +97,7 @@ describe('API and bus references against the running stack', () => {
     asyncApi = (await (await fetch(`${E2E_API}/asyncapi.json`)).json()) as AsyncApi;
     openApiSchemas = new DocumentSchemas(openApi);
     asyncApiSchemas = new DocumentSchemas(asyncApi);
-    capture = await BusCapture.start(Object.values(asyncApi.channels).map((channel) => channel.address));
+    capture = await BusCapture.start(Object.values(asyncApi.channels).map((channel) => onStack(channel.address)));
     token = await tokenFor(SANDBOX.master);
   }, 120_000);
 
@@ -192,6 +205,46 @@ describe('API and bus references against the running stack', () => {
       await call('GET', '/hosted/three_ds', { query: secret, anonymous: true });
       await call('POST', '/hosted/three_ds', { anonymous: true, body: { ...secret, outcome: 'approve' } });
 
+      // Payouts: the master's seeded USD settlement account, a new one in SGD, and a payout once the
+      // payment captured above has settled into the available balance.
+      const bankAccounts = await call<{ data: { id: string; currency: string }[] }>('GET', '/v2/payment/bankaccount');
+      const seededUsd = bankAccounts.body.data.find((account) => account.currency === 'USD');
+      expect(seededUsd).toBeDefined();
+      const bankAccountId = { id: seededUsd?.id ?? '' };
+      await call('GET', '/v2/payment/bankaccount/{id}', { params: bankAccountId });
+      await call('POST', '/v2/payment/bankaccount/{id}', {
+        params: bankAccountId,
+        body: {
+          account_number: '000123456789',
+          bank_name: 'Paygrid Sandbox Bank',
+          swift_code: 'PGSBUS33',
+          bank_country_code: 'US',
+          bank_address: '1 Sandbox Way, New York, NY 10001',
+          bank_code_type: 'aba',
+          bank_code_value: '021000021',
+        },
+      });
+      await call('POST', '/v2/payment/bankaccount/create', {
+        body: { currency: 'SGD', account_number: '0123456789', bank_name: 'Reference Bank', swift_code: 'DBSSSGSG', bank_country_code: 'SG', bank_address: '12 Marina Boulevard' },
+      });
+      await waitFor(
+        async () => {
+          const balance = await api<{ available_balance: string }>('GET', '/v2/payment/balances/USD', { token });
+          return Number(balance.body.available_balance) >= 1;
+        },
+        { timeoutMs: 30_000, intervalMs: 200, what: 'the captured payment to settle into the available balance' },
+      );
+      const payout = await call<{ payout_id: string }>('POST', '/v2/payment/payout/create', {
+        body: { payout_currency: 'USD', payout_amount: '1.00', statement_descriptor: 'REFERENCE' },
+      });
+      const payoutId = { id: payout.body.payout_id };
+      await call('GET', '/v2/payment/payout', { query: { payout_status: 'INITIATED' } });
+      await call('GET', '/v2/payment/payouts', { query: { page_size: '10' } });
+      await call('GET', '/v2/payment/payout/{id}', { params: payoutId });
+      await call('GET', '/v2/payment/payouts/{id}', { params: payoutId });
+      await call('GET', '/v2/payment/balances');
+      await call('GET', '/v2/payment/balances/{currency}', { params: { currency: 'USD' } });
+
       // Deliveries of the events above to the endpoint.
       const delivered = await waitFor(
         async () => {
@@ -245,7 +298,7 @@ describe('API and bus references against the running stack', () => {
       { timeoutMs: 30_000, intervalMs: 250, what: 'the commands and events of the route walk on the bus' },
     );
 
-    const commandTopics = new Set(Object.values(asyncApi.channels).map((channel) => channel.address).filter((address) => address.endsWith('.commands')));
+    const commandTopics = new Set(Object.values(asyncApi.channels).map((channel) => onStack(channel.address)).filter((address) => address.endsWith('.commands')));
     const commandTypeOf = new Map<string, string>();
     const problems: string[] = [];
     const check = (message: CapturedMessage, id: string) => {

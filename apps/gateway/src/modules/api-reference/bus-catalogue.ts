@@ -7,6 +7,10 @@ import {
   AcquiringEvents,
   AdditionalDocument,
   AttemptIdPayload,
+  BalanceCurrencyPayload,
+  BalanceView,
+  BankAccountIdPayload,
+  BankAccountView,
   CancelIntentPayload,
   CaptureIntentPayload,
   CommandFamily,
@@ -16,7 +20,9 @@ import {
   CreatedCredential,
   CreatedSubAccountView,
   CreatedWebhookEndpointView,
+  CreateBankAccountPayload,
   CreateIntentPayload,
+  CreatePayoutPayload,
   CreateRefundPayload,
   CreateSubAccountDto,
   CreateWebhookEndpointPayload,
@@ -30,9 +36,13 @@ import {
   HostedSessionView,
   HostedThreeDsPayload,
   IntentIdPayload,
+  LedgerAuditReport,
+  ListBalancesPayload,
+  ListBankAccountsPayload,
   ListAccountsPayload,
   ListAttemptsPayload,
   ListIntentsPayload,
+  ListPayoutsPayload,
   ListRefundsPayload,
   ListSettlementsPayload,
   ListWebhookDeliveriesPayload,
@@ -41,6 +51,10 @@ import {
   Page,
   PaymentAttemptView,
   PaymentIntentView,
+  PayoutCommands,
+  PayoutEvents,
+  PayoutIdPayload,
+  PayoutView,
   PING_COMMAND,
   PingResult,
   RefundIdPayload,
@@ -55,6 +69,7 @@ import {
   RotatedWebhookSecretView,
   RotateWebhookSecretPayload,
   SettlementView,
+  UpdateBankAccountPayload,
   UpdateIntentPayload,
   UpdateWebhookEndpointPayload,
   VerifiedCredential,
@@ -112,6 +127,17 @@ export interface BusCommandShapes {
   'acquiring.hosted.confirm': { payload: HostedConfirmPayload; result: HostedSessionView };
   'acquiring.hosted.three_ds': { payload: HostedThreeDsPayload; result: HostedSessionView };
 
+  'payouts.bank_accounts.create': { payload: CreateBankAccountPayload; result: BankAccountView };
+  'payouts.bank_accounts.update': { payload: UpdateBankAccountPayload; result: BankAccountView };
+  'payouts.bank_accounts.list': { payload: ListBankAccountsPayload; result: Page<BankAccountView> };
+  'payouts.bank_accounts.retrieve': { payload: BankAccountIdPayload; result: BankAccountView };
+  'payouts.payouts.create': { payload: CreatePayoutPayload; result: PayoutView };
+  'payouts.payouts.list': { payload: ListPayoutsPayload; result: Page<PayoutView> };
+  'payouts.payouts.retrieve': { payload: PayoutIdPayload; result: PayoutView };
+  'payouts.balances.list': { payload: ListBalancesPayload; result: Page<BalanceView> };
+  'payouts.balances.retrieve': { payload: BalanceCurrencyPayload; result: BalanceView };
+  'payouts.ledger.verify': { payload: Record<string, never>; result: LedgerAuditReport };
+
   'webhooks.endpoints.create': { payload: CreateWebhookEndpointPayload; result: CreatedWebhookEndpointView };
   'webhooks.endpoints.list': { payload: ListWebhookEndpointsPayload; result: WebhookPage<WebhookEndpointView> };
   'webhooks.endpoints.retrieve': { payload: WebhookEndpointRef; result: WebhookEndpointView };
@@ -152,6 +178,12 @@ export interface BusEventShapes {
   'acquiring.refund.failed': { category: 'ACQUIRING'; data: RefundView };
   'acquiring.settlement.succeeded': { category: 'ACQUIRING'; data: SettlementView };
 
+  'acquiring.payout.created': { category: 'PAYOUT'; data: PayoutView };
+  'payout.processing': { category: 'PAYOUT'; data: PayoutView };
+  'payout.completed': { category: 'PAYOUT'; data: PayoutView };
+  'payout.failed': { category: 'PAYOUT'; data: PayoutView };
+  'payout.failed_refunded': { category: 'PAYOUT'; data: PayoutView };
+
   'webhook.endpoint.disabled': { category: 'OPERATIONS'; data: WebhookEndpointDisabledData };
 }
 
@@ -159,7 +191,7 @@ export interface BusEventShapes {
 const FAMILIES = {
   accounts: { commands: AccountCommands, events: AccountEvents },
   acquiring: { commands: AcquiringCommands, events: AcquiringEvents },
-  payouts: { commands: {}, events: {} },
+  payouts: { commands: PayoutCommands, events: PayoutEvents },
   issuing: { commands: {}, events: {} },
   webhooks: { commands: WebhookCommands, events: WebhookEvents },
 } as const satisfies Record<CommandFamily, { commands: object; events: object }>;

@@ -64,9 +64,15 @@ describe('OpenAPI document', () => {
         'POST /v1/diagnostics/echo',
         'GET /hosted/checkout',
         'POST /hosted/checkout/pay',
+        'POST /v2/payment/payout/create',
+        'GET /v2/payment/payout/{id}',
+        'GET /v2/payment/payouts',
+        'GET /v2/payment/balances/{currency}',
+        'POST /v2/payment/bankaccount/create',
+        'POST /v2/payment/bankaccount/{id}',
       ]),
     );
-    expect(routes.length).toBe(35);
+    expect(routes.length).toBe(46);
     expect(routes.filter((route) => route.includes('health') || route.includes('*'))).toEqual([]);
     expect(new Set(operations.map(({ operation }) => operation.operationId)).size).toBe(operations.length);
   });

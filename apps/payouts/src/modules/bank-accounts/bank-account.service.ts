@@ -5,6 +5,7 @@ import {
   Actor,
   BankAccountFields,
   BankAccountView,
+  BankCodeType,
   CreateBankAccountPayload,
   ListBankAccountsPayload,
   Page,
@@ -84,7 +85,7 @@ function detailsOf(body: UpdateBankAccountBody): BankDetails {
     swiftCode: body.swift_code,
     bankCountryCode: body.bank_country_code,
     bankAddress: body.bank_address,
-    bankCodeType: body.bank_code_type ?? null,
+    bankCodeType: (body.bank_code_type as BankCodeType | undefined) ?? null,
     bankCodeValue: body.bank_code_value ?? null,
     bankBranchCode: body.bank_branch_code ?? null,
   };
