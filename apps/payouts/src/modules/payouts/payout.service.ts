@@ -38,13 +38,6 @@ export class PayoutService {
     const amountMinor = parsePositiveAmount(payload.payout_amount, currency);
     const destination = await this.destinationOf(tx, actor, payload);
     const id = newId('po');
-    await this.ledger.post(
-      tx.manager,
-      payoutReserveEntry(
-        { reference: `payout:${id}:reserve`, kind: 'payout.reserved', merchantId: actor.account_id, currency, metadata: { payout_id: id } },
-        amountMinor,
-      ),
-    );
     const payout = await this.payouts.insert(tx.manager, {
       id,
       accountId: actor.account_id,
@@ -58,6 +51,16 @@ export class PayoutService {
       nextStepAt: new Date(Date.now() + this.config.PAYOUT_PROCESSING_DELAY_MS),
     });
     await announcePayout(tx.manager, payout);
+    // Last: the reserve locks the available balance's row until the commit, and every payout of the
+    // account waits on that row, so it is held for as few statements as possible. If it is refused, the
+    // payout row and its event roll back with it.
+    await this.ledger.post(
+      tx.manager,
+      payoutReserveEntry(
+        { reference: `payout:${id}:reserve`, kind: 'payout.reserved', merchantId: actor.account_id, currency, metadata: { payout_id: id } },
+        amountMinor,
+      ),
+    );
     return presentPayout(payout);
   }
 
