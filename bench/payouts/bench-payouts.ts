@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Ledger } from '@paygrid/ledger';
 import { createDataSource } from '@paygrid/platform';
+import { assertLoopback, issueToken } from '../acquiring/bench-acquiring';
 import { closedLoop, round, summarise } from '../stats';
 
 /**
@@ -23,7 +24,7 @@ export async function runPayoutBench(gateway: string, credentials: { clientId: s
   const seconds = Number(process.env.PAYOUTS_BENCH_SECONDS ?? 10);
   const concurrency = Number(process.env.PAYOUTS_BENCH_CONCURRENCY ?? 16);
   const api = `${gateway.replace(/\/+$/, '')}/api`;
-  if (!/^http:\/\/(127\.\d+\.\d+\.\d+|localhost)(:\d+)?\/api$/.test(api)) throw new Error('loopback addresses only');
+  assertLoopback(api);
   const token = await issueToken(api, credentials);
   const headers = { 'content-type': 'application/json', 'x-auth-token': `Bearer ${token}`, 'x-client-id': credentials.clientId };
   const post = (path: string, body: unknown) =>
@@ -107,14 +108,4 @@ async function waitForAvailable(api: string, headers: Record<string, string>, mi
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error('the funding payments did not settle within 60 s');
-}
-
-async function issueToken(api: string, credentials: { clientId: string; apiKey: string }): Promise<string> {
-  const response = await fetch(`${api}/v1/connect/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-client-id': credentials.clientId, 'x-api-key': credentials.apiKey },
-  });
-  const body = (await response.json()) as { auth_token?: string };
-  if (response.status !== 200 || !body.auth_token) throw new Error(`token request failed with ${response.status}`);
-  return body.auth_token;
 }

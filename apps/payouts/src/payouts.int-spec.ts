@@ -7,6 +7,7 @@ import {
   SANDBOX_SEED_DEFAULTS,
 } from '@paygrid/contracts';
 import { actorOf, refusalOf, resultOf, waitFor } from '@paygrid/testing';
+import { SANDBOX_BANK_DETAILS } from './modules/sandbox-seed/sandbox-seed.service';
 import { accountCreated, acquiringEvents, execute, PayoutsService, publish, startPayouts } from './test/payouts-service';
 
 /**
@@ -25,15 +26,16 @@ describe('payouts service', () => {
     await service?.close();
   });
 
+  /** The sandbox seed's USD account, as a merchant would send it. */
   const usBank = {
-    currency: 'USD',
-    account_number: '000123456789',
-    bank_name: 'Sandbox Bank',
-    swift_code: 'CHASUS33',
-    bank_country_code: 'US',
-    bank_address: '1 Main Street, New York',
-    bank_code_type: 'aba',
-    bank_code_value: '021000021',
+    currency: SANDBOX_BANK_DETAILS.currency,
+    account_number: SANDBOX_BANK_DETAILS.accountNumber,
+    bank_name: SANDBOX_BANK_DETAILS.bankName,
+    swift_code: SANDBOX_BANK_DETAILS.swiftCode,
+    bank_country_code: SANDBOX_BANK_DETAILS.bankCountryCode,
+    bank_address: SANDBOX_BANK_DETAILS.bankAddress,
+    bank_code_type: SANDBOX_BANK_DETAILS.bankCodeType,
+    bank_code_value: SANDBOX_BANK_DETAILS.bankCodeValue,
   };
 
   async function balance(accountId: string, currency = 'USD'): Promise<BalanceView> {

@@ -1,19 +1,7 @@
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { PageQueryPayload } from '@paygrid/contracts';
 
-/** Page size 10–100 (default 10) and page number from 1 (default 1); out of range is a 400 (decisions §4). */
-export class PaginationQuery {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(10)
-  @Max(100)
-  page_size: number = 10;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
-  page_number: number = 1;
-}
+/**
+ * Page size 10–100 (default 10) and page number from 1 (default 1); out of range is a 400, not a silent
+ * clamp (decisions §4). The rule is the contract's (PageQueryPayload), shared with the services' payloads.
+ */
+export class PaginationQuery extends PageQueryPayload {}

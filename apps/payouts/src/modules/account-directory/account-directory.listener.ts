@@ -1,45 +1,30 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Kafka } from 'kafkajs';
 import { Logger } from 'pino';
 import { AccountEvents, DomainEvent } from '@paygrid/contracts';
-import { EventSubscriber, KAFKA, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
+import { KAFKA, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
+import { EventListener } from '../../common/event-listener';
 import { AccountDirectoryRepository } from './account-directory.repository';
 
 /**
  * Keeps the account directory current from the accounts service's events (each carries the account as
  * the API returns it). Applying one is an upsert guarded by the event's time, so a redelivered or late
- * event changes nothing and no inbox row is needed. The group reads from the earliest offset: a new
- * payouts deployment learns every account that exists.
+ * event changes nothing and no inbox row is needed.
  */
 const ACCOUNT_EVENTS = new Set<string>([AccountEvents.created, AccountEvents.statusUpdated, AccountEvents.verificationUpdated]);
 
 @Injectable()
-export class AccountDirectoryListener implements OnApplicationBootstrap, OnApplicationShutdown {
-  private subscriber?: EventSubscriber;
-
+export class AccountDirectoryListener extends EventListener {
   constructor(
     private readonly dataSource: DataSource,
     private readonly directory: AccountDirectoryRepository,
-    @Inject(KAFKA) private readonly kafka: Kafka,
-    @Inject(LOGGER) private readonly logger: Logger,
-    private readonly metrics: Metrics,
-    private readonly names: KafkaNames,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    this.subscriber = new EventSubscriber(
-      this.kafka,
-      { names: this.names, group: 'payouts-accounts', families: ['accounts'] },
-      (event) => this.apply(event),
-      this.logger,
-      this.metrics,
-    );
-    await this.subscriber.start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.subscriber?.stop();
+    @Inject(KAFKA) kafka: Kafka,
+    @Inject(LOGGER) logger: Logger,
+    metrics: Metrics,
+    names: KafkaNames,
+  ) {
+    super({ kafka, names, logger, metrics }, { group: 'payouts-accounts', families: ['accounts'] });
   }
 
   async apply(event: DomainEvent): Promise<'applied' | 'duplicate'> {

@@ -1,46 +1,31 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Kafka } from 'kafkajs';
 import { Logger } from 'pino';
 import { DomainEvent } from '@paygrid/contracts';
-import { claimInboxEvent, EventSubscriber, KAFKA, KafkaNames, LOGGER, Metrics, runInTransaction } from '@paygrid/platform';
+import { claimInboxEvent, KAFKA, KafkaNames, LOGGER, Metrics, runInTransaction } from '@paygrid/platform';
+import { EventListener } from '../../common/event-listener';
 import { AcquiringPostings, EventDataError, LEDGER_EVENTS } from './acquiring-postings.service';
 
 /**
  * Money in: consumes acquiring's events and applies each one exactly once (architecture rule 4): the
  * inbox claim and the ledger entry commit in one transaction, so a redelivery (Kafka's at-least-once, the
  * outbox relay republishing after a crash) finds the claim and changes nothing. An offset is committed
- * only after its event's transaction did (EventSubscriber), so a crash replays and never skips. The
- * group reads from the earliest offset: a new deployment applies every payment that ever happened.
+ * only after its event's transaction did (EventSubscriber), so a crash replays and never skips.
  */
 export const LEDGER_CONSUMER = 'payouts-ledger';
 
 @Injectable()
-export class AcquiringEventsListener implements OnApplicationBootstrap, OnApplicationShutdown {
-  private subscriber?: EventSubscriber;
-
+export class AcquiringEventsListener extends EventListener {
   constructor(
     private readonly dataSource: DataSource,
     private readonly postings: AcquiringPostings,
-    @Inject(KAFKA) private readonly kafka: Kafka,
+    @Inject(KAFKA) kafka: Kafka,
     @Inject(LOGGER) private readonly logger: Logger,
-    private readonly metrics: Metrics,
-    private readonly names: KafkaNames,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    this.subscriber = new EventSubscriber(
-      this.kafka,
-      { names: this.names, group: 'payouts-ledger', families: ['acquiring'] },
-      (event) => this.apply(event),
-      this.logger,
-      this.metrics,
-    );
-    await this.subscriber.start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.subscriber?.stop();
+    metrics: Metrics,
+    names: KafkaNames,
+  ) {
+    super({ kafka, names, logger, metrics }, { group: LEDGER_CONSUMER, families: ['acquiring'] });
   }
 
   async apply(event: DomainEvent): Promise<'applied' | 'duplicate'> {

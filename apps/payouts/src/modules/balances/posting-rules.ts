@@ -135,11 +135,16 @@ export function refundPaidEntry(movement: Movement, refundMinor: bigint): NewLed
   return entryOf(movement, { refund_reserved: -refundMinor, settlement_bank: refundMinor });
 }
 
-/** acquiring.refund.failed: the money set aside comes back to available (repaying any advance first). */
-export function refundReturnedEntry(movement: Movement, refundMinor: bigint, funds: MerchantFunds): NewLedgerEntry {
-  const deltas: Deltas = { refund_reserved: -refundMinor, available: refundMinor };
-  repayAdvance(deltas, funds.available + refundMinor, funds.refundAdvance);
+/** Money set aside comes back to available, repaying any advance first. */
+function backToAvailable(movement: Movement, from: Bucket, amountMinor: bigint, funds: MerchantFunds): NewLedgerEntry {
+  const deltas: Deltas = { [from]: -amountMinor, available: amountMinor };
+  repayAdvance(deltas, funds.available + amountMinor, funds.refundAdvance);
   return entryOf(movement, deltas);
+}
+
+/** acquiring.refund.failed: the refund's money comes back. */
+export function refundReturnedEntry(movement: Movement, refundMinor: bigint, funds: MerchantFunds): NewLedgerEntry {
+  return backToAvailable(movement, 'refund_reserved', refundMinor, funds);
 }
 
 /** Payout created (INITIATED): reserved from available; the ledger refuses it if available cannot cover it. */
@@ -166,9 +171,7 @@ export function payoutFailedEntry(movement: Movement, amountMinor: bigint): NewL
   return entryOf(movement, { payout_in_transit: -amountMinor, payout_returned: amountMinor });
 }
 
-/** FAILED → FAILED_REFUNDED: back to available (repaying any advance first). */
+/** FAILED → FAILED_REFUNDED: the payout's money comes back. */
 export function payoutRefundedEntry(movement: Movement, amountMinor: bigint, funds: MerchantFunds): NewLedgerEntry {
-  const deltas: Deltas = { payout_returned: -amountMinor, available: amountMinor };
-  repayAdvance(deltas, funds.available + amountMinor, funds.refundAdvance);
-  return entryOf(movement, deltas);
+  return backToAvailable(movement, 'payout_returned', amountMinor, funds);
 }
