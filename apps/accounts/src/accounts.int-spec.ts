@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import {
-  AccountCommands,
+  AccountCommand,
+  AccountPage,
+  AccountView,
   AdditionalDocument,
   CreatedCredential,
+  CreatedSubAccountView,
+  CredentialCommand,
   CredentialView,
   REVOKED_KEYS_REDIS_KEY,
   ResolvedAccount,
@@ -13,7 +17,6 @@ import { REDIS } from '@paygrid/platform';
 import { actorOf, refusalOf, resultOf, waitFor } from '@paygrid/testing';
 import { AccountsService, insertFamily, startAccounts } from './test/accounts-service';
 import { companyBody } from './test/fixtures';
-import { AccountPage, AccountView, CreatedSubAccountView } from './modules/accounts/account.presenter';
 import { SANDBOX_SEED_DEFAULTS } from './modules/seed/sandbox-seed.defaults';
 
 /**
@@ -36,7 +39,7 @@ const accountNotFound = {
 };
 
 async function retrieve(actorId: string, masterId: string, accountId: string) {
-  return accounts.send<AccountView>(AccountCommands.retrieve, { account_id: accountId }, { actor: actorOf(actorId, masterId) });
+  return accounts.send<AccountView>(AccountCommand.retrieve.type, { account_id: accountId }, { actor: actorOf(actorId, masterId) });
 }
 
 async function outboxOf(sourceId: string): Promise<{ event_name: string; event_type: string; data: AccountView }[]> {
@@ -50,7 +53,7 @@ describe('visibility between a master and its sub-accounts', () => {
   it('lists a master first, then its sub-accounts in creation order', async () => {
     const family = await insertFamily(accounts.dataSource);
     const page = resultOf(
-      await accounts.send<AccountPage>(AccountCommands.list, { page_size: 10, page_number: 1 }, { actor: actorOf(family.master) }),
+      await accounts.send<AccountPage>(AccountCommand.list.type, { page_size: 10, page_number: 1 }, { actor: actorOf(family.master) }),
     );
     expect(page.total_items).toBe(3);
     expect(page.total_pages).toBe(1);
@@ -60,7 +63,7 @@ describe('visibility between a master and its sub-accounts', () => {
   it('lists only itself to a sub-account', async () => {
     const family = await insertFamily(accounts.dataSource);
     const page = resultOf(
-      await accounts.send<AccountPage>(AccountCommands.list, { page_size: 10, page_number: 1 }, { actor: actorOf(family.sub, family.master) }),
+      await accounts.send<AccountPage>(AccountCommand.list.type, { page_size: 10, page_number: 1 }, { actor: actorOf(family.sub, family.master) }),
     );
     expect(page).toMatchObject({ total_items: 1, total_pages: 1 });
     expect(page.data.map((account) => account.account_id)).toEqual([family.sub]);
@@ -77,18 +80,18 @@ describe('visibility between a master and its sub-accounts', () => {
   it('never lets a sub-account act for its master or a sibling, but lets the master act for it', async () => {
     const family = await insertFamily(accounts.dataSource);
     for (const target of [family.master, family.sibling]) {
-      const reply = await accounts.send(AccountCommands.resolveOnBehalfOf, { target_account_id: target }, { actor: actorOf(family.sub, family.master) });
+      const reply = await accounts.send(AccountCommand.resolveOnBehalfOf.type, { target_account_id: target }, { actor: actorOf(family.sub, family.master) });
       expect(refusalOf(reply).body).toMatchObject({ code: 'sub_account_not_found' });
     }
     const resolved = resultOf(
-      await accounts.send<ResolvedAccount>(AccountCommands.resolveOnBehalfOf, { target_account_id: family.sub }, { actor: actorOf(family.master) }),
+      await accounts.send<ResolvedAccount>(AccountCommand.resolveOnBehalfOf.type, { target_account_id: family.sub }, { actor: actorOf(family.master) }),
     );
     expect(resolved).toMatchObject({ account_id: family.sub, master_account_id: family.master });
   });
 
   it('answers a malformed payload with invalid_request_error naming the field', async () => {
     const family = await insertFamily(accounts.dataSource);
-    const reply = await accounts.send(AccountCommands.list, { page_size: 5, page_number: 1 }, { actor: actorOf(family.master) });
+    const reply = await accounts.send(AccountCommand.list.type, { page_size: 5, page_number: 1 }, { actor: actorOf(family.master) });
     expect(refusalOf(reply)).toEqual({
       status: 400,
       body: { type: 'invalid_request_error', code: 'invalid_request_error', message: 'page_size: must not be less than 10' },
@@ -100,7 +103,7 @@ describe('creating a sub-account', () => {
   it('answers PROCESSING, then the review makes it ACTIVE and APPROVED, with all three events in the outbox', async () => {
     const family = await insertFamily(accounts.dataSource);
     const created = resultOf(
-      await accounts.send<CreatedSubAccountView>(AccountCommands.createSubAccount, companyBody(), {
+      await accounts.send<CreatedSubAccountView>(AccountCommand.createSubAccount.type, companyBody(), {
         actor: actorOf(family.master),
         commandId: randomUUID(),
       }),
@@ -145,7 +148,7 @@ describe('creating a sub-account', () => {
   it('rejects the account in review when its nickname contains REJECT, with a reason', async () => {
     const family = await insertFamily(accounts.dataSource);
     const created = resultOf(
-      await accounts.send<CreatedSubAccountView>(AccountCommands.createSubAccount, companyBody({ nickname: 'please REJECT' }), {
+      await accounts.send<CreatedSubAccountView>(AccountCommand.createSubAccount.type, companyBody({ nickname: 'please REJECT' }), {
         actor: actorOf(family.master),
         commandId: randomUUID(),
       }),
@@ -168,7 +171,7 @@ describe('creating a sub-account', () => {
     const family = await insertFamily(accounts.dataSource);
     const commandId = randomUUID();
     const send = () =>
-      accounts.send<CreatedSubAccountView>(AccountCommands.createSubAccount, companyBody({ nickname: 'Twice' }), {
+      accounts.send<CreatedSubAccountView>(AccountCommand.createSubAccount.type, companyBody({ nickname: 'Twice' }), {
         actor: actorOf(family.master),
         commandId,
       });
@@ -185,7 +188,7 @@ describe('creating a sub-account', () => {
 
   it('refuses a sub-account that tries to create a sub-account', async () => {
     const family = await insertFamily(accounts.dataSource);
-    const reply = await accounts.send(AccountCommands.createSubAccount, companyBody(), {
+    const reply = await accounts.send(AccountCommand.createSubAccount.type, companyBody(), {
       actor: actorOf(family.sub, family.master),
       commandId: randomUUID(),
     });
@@ -196,7 +199,7 @@ describe('creating a sub-account', () => {
     const family = await insertFamily(accounts.dataSource);
     const body = companyBody();
     (body.company_info as Record<string, unknown>).email_address = 'nope';
-    const reply = await accounts.send(AccountCommands.createSubAccount, body, { actor: actorOf(family.master), commandId: randomUUID() });
+    const reply = await accounts.send(AccountCommand.createSubAccount.type, body, { actor: actorOf(family.master), commandId: randomUUID() });
     expect(refusalOf(reply).body).toEqual({
       type: 'invalid_request_error',
       code: 'invalid_request_error',
@@ -207,7 +210,7 @@ describe('creating a sub-account', () => {
 
 describe('additional documents', () => {
   it('answers a bare array for a country and business line', async () => {
-    const reply = await accounts.send<AdditionalDocument[]>(AccountCommands.getAdditional, { country: 'SG', business_code: 'ACQUIRING' }, {
+    const reply = await accounts.send<AdditionalDocument[]>(AccountCommand.getAdditional.type, { country: 'SG', business_code: 'ACQUIRING' }, {
       actor: actorOf(SANDBOX_SEED_DEFAULTS.master.accountId),
     });
     expect(resultOf(reply)).toContainEqual({ profile_key: 'ACRA_BIZFILE', profile_name: 'ACRA BizFile business profile', profile_option: 1 });
@@ -217,9 +220,9 @@ describe('additional documents', () => {
 describe('credentials', () => {
   const master = SANDBOX_SEED_DEFAULTS.master;
   const verify = (payload: { client_id: string; api_key: string; ip: string }) =>
-    accounts.send<VerifiedCredential>(AccountCommands.verifyCredentials, payload, { actor: null });
+    accounts.send<VerifiedCredential>(CredentialCommand.verify.type, payload, { actor: null });
   const createKey = async (payload: Record<string, unknown>) =>
-    resultOf(await accounts.send<CreatedCredential>(AccountCommands.createCredential, payload, { actor: null }));
+    resultOf(await accounts.send<CreatedCredential>(CredentialCommand.create.type, payload, { actor: null }));
 
   it('verifies the seeded master key with its sensitive-card-details permission', async () => {
     const verified = resultOf(await verify({ client_id: master.clientId, api_key: master.apiKey, ip: '203.0.113.5' }));
@@ -259,7 +262,7 @@ describe('credentials', () => {
     expect(resultOf(await verify({ client_id: created.client_id, api_key: created.api_key, ip: '203.0.113.5' })).key_id).toBe(created.key_id);
 
     const revoked = resultOf(
-      await accounts.send<CredentialView>(AccountCommands.revokeCredential, { client_id: created.client_id }, { actor: null, commandId: randomUUID() }),
+      await accounts.send<CredentialView>(CredentialCommand.revoke.type, { client_id: created.client_id }, { actor: null, commandId: randomUUID() }),
     );
     expect(revoked.revoked_at).not.toBeNull();
     expect(await accounts.app.get<Redis>(REDIS).sismember(REVOKED_KEYS_REDIS_KEY, created.key_id)).toBe(1);
@@ -276,7 +279,7 @@ describe('credentials', () => {
 
   it('stores a key only as its hash: the clear key is in no table, event or stored reply', async () => {
     const created = await createKey({ account_id: master.accountId, permissions: ['sensitive_card_details'] });
-    await accounts.send(AccountCommands.revokeCredential, { key_id: created.key_id }, { actor: null, commandId: randomUUID() });
+    await accounts.send(CredentialCommand.revoke.type, { key_id: created.key_id }, { actor: null, commandId: randomUUID() });
     const tables: { table_name: string }[] = await accounts.dataSource.query(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
     );
@@ -299,7 +302,7 @@ describe('credentials', () => {
 
   it('lists an account’s keys without any secret', async () => {
     const listed = resultOf(
-      await accounts.send<CredentialView[]>(AccountCommands.listCredentials, { account_id: SANDBOX_SEED_DEFAULTS.sub1.accountId }, { actor: null }),
+      await accounts.send<CredentialView[]>(CredentialCommand.list.type, { account_id: SANDBOX_SEED_DEFAULTS.sub1.accountId }, { actor: null }),
     );
     expect(listed.map((credential) => credential.client_id)).toContain(SANDBOX_SEED_DEFAULTS.sub1.clientId);
     for (const credential of listed) {

@@ -1,4 +1,4 @@
-import { commonConfig, ConfigOf, ConfigSchema, env } from '@paygrid/platform';
+import { APP_CONFIG, commonConfig, ConfigOf, ConfigSchema, env } from '@paygrid/platform';
 import { SANDBOX_SEED_DEFAULTS } from './modules/seed/sandbox-seed.defaults';
 
 /**
@@ -63,5 +63,9 @@ export function sandboxSeedEnabled(config: Pick<AccountsConfig, 'SANDBOX_SEED' |
   return config.SANDBOX_SEED === 'true';
 }
 
-/** Injection token of the accounts service's full, validated configuration. */
-export const ACCOUNTS_CONFIG = Symbol('ACCOUNTS_CONFIG');
+/**
+ * Injection token of the accounts service's full, validated configuration: the platform's global
+ * APP_CONFIG (PlatformModule.forRoot holds this app's config), under the name that says what it holds,
+ * so every feature module can inject it without providing it again.
+ */
+export const ACCOUNTS_CONFIG = APP_CONFIG;

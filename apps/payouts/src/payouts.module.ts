@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { createLedgerTablesMigration } from '@paygrid/ledger';
-import { COMMAND_ERROR_MAPPER, commandControllerFor, PlatformModule } from '@paygrid/platform';
+import { commandControllerFor, PlatformModule } from '@paygrid/platform';
 import { mapPayoutsError } from './common/payouts-errors';
 import { PAYOUTS_CONFIG, PayoutsConfig } from './config';
 import { Payouts1750000000000 } from './migrations/1750000000000-payouts';
@@ -14,19 +14,13 @@ import { SandboxSeedModule } from './modules/sandbox-seed/sandbox-seed.module';
 /** The payouts ledger's tables, created in the payouts database after the service's own. */
 const LedgerTables = createLedgerTablesMigration(1750000000001);
 
-/**
- * Provided globally so the platform's command dispatcher finds it: the service's domain errors
- * (a payout the balance cannot cover) become the API's envelopes.
- */
+/** The service's configuration, for every feature module. */
 @Global()
 @Module({})
-class PayoutsSharedModule {
+class PayoutsConfigModule {
   static register(config: PayoutsConfig): DynamicModule {
-    const providers = [
-      { provide: COMMAND_ERROR_MAPPER, useValue: mapPayoutsError },
-      { provide: PAYOUTS_CONFIG, useValue: config },
-    ];
-    return { module: PayoutsSharedModule, providers, exports: providers };
+    const providers = [{ provide: PAYOUTS_CONFIG, useValue: config }];
+    return { module: PayoutsConfigModule, providers, exports: providers };
   }
 }
 
@@ -46,8 +40,10 @@ export class PayoutsModule {
           config,
           database: { migrations: [Payouts1750000000000, LedgerTables] },
           commands: true,
+          // A payout the balance cannot cover is a 400, not a 500.
+          commandErrors: mapPayoutsError,
         }),
-        PayoutsSharedModule.register(config),
+        PayoutsConfigModule.register(config),
         AccountDirectoryModule,
         BankAccountModule,
         BalancesModule,

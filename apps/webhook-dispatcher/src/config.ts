@@ -1,4 +1,4 @@
-import { commonConfig, ConfigOf, ConfigSchema, ConfigVar, env } from '@paygrid/platform';
+import { APP_CONFIG, commonConfig, ConfigOf, ConfigSchema, ConfigVar, env } from '@paygrid/platform';
 
 /**
  * Every variable the webhook dispatcher reads (documented in docs/webhooks.md, "Configuration").
@@ -104,8 +104,12 @@ export const configSchema = {
 
 export type DispatcherConfig = ConfigOf<typeof configSchema>;
 
-/** Injection token of the dispatcher's full, validated configuration. */
-export const DISPATCHER_CONFIG = Symbol('DISPATCHER_CONFIG');
+/**
+ * Injection token of the dispatcher's full, validated configuration: the platform's global APP_CONFIG
+ * (PlatformModule.forRoot holds this app's config), under the name that says what it holds, so every
+ * feature module can inject it without providing it again.
+ */
+export const DISPATCHER_CONFIG = APP_CONFIG;
 
 /** WEBHOOK_ALLOW_PRIVATE_URLS=auto (the default) means "allowed, except in production". */
 export function privateUrlsAllowed(

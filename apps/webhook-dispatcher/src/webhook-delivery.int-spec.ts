@@ -5,7 +5,7 @@ import {
   RotatedWebhookSecretView,
   WebhookAttemptView,
   WebhookBody,
-  WebhookCommands,
+  WebhookCommand,
   WebhookDeliveryDetailView,
   WebhookDeliveryView,
   WebhookEndpointView,
@@ -61,7 +61,7 @@ async function createEndpoint(
   masterId = accountId,
 ): Promise<CreatedWebhookEndpointView> {
   return resultOf(
-    await dispatcher.mutate<CreatedWebhookEndpointView>(WebhookCommands.createEndpoint, body, {
+    await dispatcher.mutate<CreatedWebhookEndpointView>(WebhookCommand.createEndpoint.type, body, {
       actor: actorOf(accountId, masterId),
     }),
   );
@@ -212,7 +212,7 @@ describe('signing', () => {
     const { accountId, path, endpoint } = await accountWithEndpoint();
     const rotated = resultOf(
       await dispatcher.mutate<RotatedWebhookSecretView>(
-        WebhookCommands.rotateSecret,
+        WebhookCommand.rotateSecret.type,
         { endpoint_id: endpoint.endpoint_id },
         { actor: actorOf(accountId) },
       ),
@@ -237,7 +237,7 @@ describe('signing', () => {
     const { accountId, path, endpoint } = await accountWithEndpoint();
     const rotated = resultOf(
       await dispatcher.mutate<RotatedWebhookSecretView>(
-        WebhookCommands.rotateSecret,
+        WebhookCommand.rotateSecret.type,
         { endpoint_id: endpoint.endpoint_id, overlap_seconds: 0 },
         { actor: actorOf(accountId) },
       ),
@@ -391,7 +391,7 @@ describe('disabling endpoints', () => {
     await settledDelivery(endpoint.endpoint_id, 'succeeded');
     const view = resultOf(
       await dispatcher.send<WebhookEndpointView>(
-        WebhookCommands.retrieveEndpoint,
+        WebhookCommand.retrieveEndpoint.type,
         { endpoint_id: endpoint.endpoint_id },
         { actor: actorOf(accountId) },
       ),
@@ -493,7 +493,7 @@ describe('endpoints API', () => {
 
     const retrieved = resultOf(
       await dispatcher.send<WebhookEndpointView>(
-        WebhookCommands.retrieveEndpoint,
+        WebhookCommand.retrieveEndpoint.type,
         { endpoint_id: created.endpoint_id },
         { actor },
       ),
@@ -501,7 +501,7 @@ describe('endpoints API', () => {
     expect(retrieved).not.toHaveProperty('secret');
     const page = resultOf(
       await dispatcher.send<WebhookPage<WebhookEndpointView>>(
-        WebhookCommands.listEndpoints,
+        WebhookCommand.listEndpoints.type,
         { page_size: 10, page_number: 1 },
         { actor },
       ),
@@ -511,7 +511,7 @@ describe('endpoints API', () => {
 
     const updated = resultOf(
       await dispatcher.mutate<WebhookEndpointView>(
-        WebhookCommands.updateEndpoint,
+        WebhookCommand.updateEndpoint.type,
         { endpoint_id: created.endpoint_id, event_names: [], description: null, include_sub_accounts: true },
         { actor },
       ),
@@ -525,14 +525,14 @@ describe('endpoints API', () => {
 
     resultOf(
       await dispatcher.mutate(
-        WebhookCommands.deleteEndpoint,
+        WebhookCommand.deleteEndpoint.type,
         { endpoint_id: created.endpoint_id },
         { actor },
       ),
     );
     const gone = refusalOf(
       await dispatcher.send(
-        WebhookCommands.retrieveEndpoint,
+        WebhookCommand.retrieveEndpoint.type,
         { endpoint_id: created.endpoint_id },
         { actor },
       ),
@@ -546,7 +546,7 @@ describe('endpoints API', () => {
       await createEndpoint(accountId, { url: `https://m${index}.example/h` });
     const second = resultOf(
       await dispatcher.send<WebhookPage<WebhookEndpointView>>(
-        WebhookCommands.listEndpoints,
+        WebhookCommand.listEndpoints.type,
         { page_size: 10, page_number: 2 },
         { actor: actorOf(accountId) },
       ),
@@ -555,7 +555,7 @@ describe('endpoints API', () => {
     expect(second.data).toHaveLength(2);
     const refused = refusalOf(
       await dispatcher.send(
-        WebhookCommands.listEndpoints,
+        WebhookCommand.listEndpoints.type,
         { page_size: 5, page_number: 1 },
         { actor: actorOf(accountId) },
       ),
@@ -583,18 +583,18 @@ describe('endpoints API', () => {
         { url: 'https://merchant.example/h', event_names: ['Payout Completed'] },
         'event_names: each value in event_names must be an event name',
       ],
-      [{ url: 'https://merchant.example/h', secret: 'mine' }, 'secret: property secret should not exist'],
+      [{ url: 'https://merchant.example/h', secret: 'mine' }, 'secret: is not an accepted field'],
     ];
     for (const [body, message] of attempts) {
       const refused = refusalOf(
-        await dispatcher.mutate(WebhookCommands.createEndpoint, body, { actor: actorOf(accountId) }),
+        await dispatcher.mutate(WebhookCommand.createEndpoint.type, body, { actor: actorOf(accountId) }),
       );
       expect(refused.status).toBe(400);
       expect(String(refused.body.message)).toContain(message);
     }
     const page = resultOf(
       await dispatcher.send<WebhookPage<WebhookEndpointView>>(
-        WebhookCommands.listEndpoints,
+        WebhookCommand.listEndpoints.type,
         { page_size: 10, page_number: 1 },
         { actor: actorOf(accountId) },
       ),
@@ -609,7 +609,7 @@ describe('endpoints API', () => {
     const stranger = actorOf(randomUUID());
     const missingEndpoint = refusalOf(
       await dispatcher.send(
-        WebhookCommands.retrieveEndpoint,
+        WebhookCommand.retrieveEndpoint.type,
         { endpoint_id: 'whep_00000000000000000000000000' },
         { actor: stranger },
       ),
@@ -624,27 +624,27 @@ describe('endpoints API', () => {
     });
     const ref = { endpoint_id: endpoint.endpoint_id };
     expect(
-      refusalOf(await dispatcher.send(WebhookCommands.retrieveEndpoint, ref, { actor: stranger })),
+      refusalOf(await dispatcher.send(WebhookCommand.retrieveEndpoint.type, ref, { actor: stranger })),
     ).toEqual(missingEndpoint);
     expect(
       refusalOf(
         await dispatcher.mutate(
-          WebhookCommands.updateEndpoint,
+          WebhookCommand.updateEndpoint.type,
           { ...ref, description: 'x' },
           { actor: stranger },
         ),
       ),
     ).toEqual(missingEndpoint);
     expect(
-      refusalOf(await dispatcher.mutate(WebhookCommands.rotateSecret, ref, { actor: stranger })),
+      refusalOf(await dispatcher.mutate(WebhookCommand.rotateSecret.type, ref, { actor: stranger })),
     ).toEqual(missingEndpoint);
     expect(
-      refusalOf(await dispatcher.mutate(WebhookCommands.deleteEndpoint, ref, { actor: stranger })),
+      refusalOf(await dispatcher.mutate(WebhookCommand.deleteEndpoint.type, ref, { actor: stranger })),
     ).toEqual(missingEndpoint);
     expect(
       refusalOf(
         await dispatcher.mutate(
-          WebhookCommands.replayEndpoint,
+          WebhookCommand.replayEndpoint.type,
           { ...ref, since: '2020-01-01T00:00:00Z' },
           { actor: stranger },
         ),
@@ -653,21 +653,21 @@ describe('endpoints API', () => {
 
     const missingDelivery = refusalOf(
       await dispatcher.send(
-        WebhookCommands.retrieveDelivery,
+        WebhookCommand.retrieveDelivery.type,
         { delivery_id: 'del_00000000000000000000000000' },
         { actor: stranger },
       ),
     );
     const deliveryRef = { delivery_id: delivery.delivery_id };
     expect(
-      refusalOf(await dispatcher.send(WebhookCommands.retrieveDelivery, deliveryRef, { actor: stranger })),
+      refusalOf(await dispatcher.send(WebhookCommand.retrieveDelivery.type, deliveryRef, { actor: stranger })),
     ).toEqual(missingDelivery);
     expect(
-      refusalOf(await dispatcher.mutate(WebhookCommands.retryDelivery, deliveryRef, { actor: stranger })),
+      refusalOf(await dispatcher.mutate(WebhookCommand.retryDelivery.type, deliveryRef, { actor: stranger })),
     ).toEqual(missingDelivery);
     const strangersView = resultOf(
       await dispatcher.send<WebhookPage<WebhookDeliveryView>>(
-        WebhookCommands.listDeliveries,
+        WebhookCommand.listDeliveries.type,
         { page_size: 100, page_number: 1 },
         { actor: stranger },
       ),
@@ -676,11 +676,11 @@ describe('endpoints API', () => {
     // The owner, and an operator (no actor), do see them.
     expect(
       resultOf(
-        await dispatcher.send(WebhookCommands.retrieveDelivery, deliveryRef, { actor: actorOf(accountId) }),
+        await dispatcher.send(WebhookCommand.retrieveDelivery.type, deliveryRef, { actor: actorOf(accountId) }),
       ),
     ).toMatchObject(deliveryRef);
     expect(
-      resultOf(await dispatcher.send(WebhookCommands.retrieveDelivery, deliveryRef, { actor: null })),
+      resultOf(await dispatcher.send(WebhookCommand.retrieveDelivery.type, deliveryRef, { actor: null })),
     ).toMatchObject(deliveryRef);
   });
 });
@@ -707,7 +707,7 @@ describe('merchant and on-call tools', () => {
     const list = async (filters: Record<string, unknown>) =>
       resultOf(
         await dispatcher.send<WebhookPage<WebhookDeliveryView>>(
-          WebhookCommands.listDeliveries,
+          WebhookCommand.listDeliveries.type,
           { page_size: 10, page_number: 1, ...filters },
           { actor },
         ),
@@ -732,7 +732,7 @@ describe('merchant and on-call tools', () => {
 
     const attempts = resultOf(
       await dispatcher.send<WebhookPage<WebhookAttemptView>>(
-        WebhookCommands.listEventAttempts,
+        WebhookCommand.listEventAttempts.type,
         { event_id: bad.event_id, page_size: 10, page_number: 1 },
         { actor },
       ),
@@ -748,7 +748,7 @@ describe('merchant and on-call tools', () => {
     ]);
     const refused = refusalOf(
       await dispatcher.send(
-        WebhookCommands.listDeliveries,
+        WebhookCommand.listDeliveries.type,
         { page_size: 10, page_number: 1, delivery_status: 'LOST' },
         { actor },
       ),
@@ -766,7 +766,7 @@ describe('merchant and on-call tools', () => {
     receiver.respond(path, { status: 200 });
     const retried = resultOf(
       await dispatcher.mutate<WebhookDeliveryView>(
-        WebhookCommands.retryDelivery,
+        WebhookCommand.retryDelivery.type,
         { delivery_id: failed.delivery_id },
         { actor: actorOf(accountId) },
       ),
@@ -775,7 +775,7 @@ describe('merchant and on-call tools', () => {
     await settledDelivery(endpoint.endpoint_id, 'succeeded');
     const detail = resultOf(
       await dispatcher.send<WebhookDeliveryDetailView>(
-        WebhookCommands.retrieveDelivery,
+        WebhookCommand.retrieveDelivery.type,
         { delivery_id: failed.delivery_id },
         { actor: actorOf(accountId) },
       ),
@@ -803,7 +803,7 @@ describe('merchant and on-call tools', () => {
     );
     const refused = refusalOf(
       await dispatcher.mutate(
-        WebhookCommands.retryDelivery,
+        WebhookCommand.retryDelivery.type,
         { delivery_id: pending.delivery_id },
         { actor: actorOf(accountId) },
       ),

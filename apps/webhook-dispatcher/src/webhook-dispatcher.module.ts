@@ -1,23 +1,16 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { commandControllerFor, PlatformModule } from '@paygrid/platform';
-import { DISPATCHER_CONFIG, DispatcherConfig, privateUrlsAllowed } from './config';
+import { DispatcherConfig, privateUrlsAllowed } from './config';
 import { WebhookEvents1710000000100 } from './migrations/1710000000100-webhook-events';
 import { WebhookDeliveries1740000000000 } from './migrations/1740000000000-webhook-deliveries';
-import { DeliveryCommandHandlers } from './modules/deliveries/delivery.commands';
-import { DeliveryRepository } from './modules/deliveries/delivery.repository';
-import { DeliveryService } from './modules/deliveries/delivery.service';
-import { EndpointCommandHandlers } from './modules/endpoints/endpoint.commands';
-import { EndpointRepository } from './modules/endpoints/endpoint.repository';
-import { EndpointService } from './modules/endpoints/endpoint.service';
-import { EventIntakeService } from './modules/events/event-intake.service';
-import { EventRepository } from './modules/events/event.repository';
+import { DeliveriesModule } from './modules/deliveries/deliveries.module';
+import { EndpointsModule } from './modules/endpoints/endpoints.module';
+import { EventsModule } from './modules/events/events.module';
 import { OpsQueuesController } from './modules/ops/ops-queues.controller';
 import { OpsTokenGuard } from './modules/ops/ops-token.guard';
 import { DeliveryProcessor } from './modules/sending/delivery-processor';
-import { DeliveryQueue } from './modules/sending/delivery-queue';
 import { DeliveryReconciler } from './modules/sending/delivery-reconciler';
 import { DeliveryWorker } from './modules/sending/delivery-worker';
-import { WebhookMetrics } from './modules/sending/webhook-metrics';
 import { WebhookSender } from './modules/sending/webhook-sender';
 
 /**
@@ -25,6 +18,10 @@ import { WebhookSender } from './modules/sending/webhook-sender';
  * subscribed endpoints, delivers signed with BullMQ retries while Postgres keeps the record of what is
  * due, answers the `webhooks` command family (endpoints, deliveries, replay), and serves the on-call
  * queue view and metrics on its own port.
+ *
+ * Features import one another one way: deliveries ← endpoints ← events. The sending worker and the ops
+ * view are still registered here, on what those modules export, until the durable-jobs conversion
+ * gives them modules of their own.
  */
 @Module({})
 export class WebhookDispatcherModule {
@@ -43,10 +40,12 @@ export class WebhookDispatcherModule {
           commands: true,
           redis: true,
         }),
+        DeliveriesModule,
+        EndpointsModule,
+        EventsModule,
       ],
       controllers: [commandControllerFor('webhooks', config), OpsQueuesController],
       providers: [
-        { provide: DISPATCHER_CONFIG, useValue: config },
         {
           provide: WebhookSender,
           useFactory: () =>
@@ -56,19 +55,9 @@ export class WebhookDispatcherModule {
               maxSockets: config.WEBHOOK_CONCURRENCY,
             }),
         },
-        WebhookMetrics,
-        EventRepository,
-        EndpointRepository,
-        DeliveryRepository,
-        DeliveryQueue,
-        EndpointService,
-        DeliveryService,
         DeliveryProcessor,
         DeliveryWorker,
         DeliveryReconciler,
-        EventIntakeService,
-        EndpointCommandHandlers,
-        DeliveryCommandHandlers,
         OpsTokenGuard,
       ],
     };

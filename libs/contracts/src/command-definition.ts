@@ -21,8 +21,9 @@ export interface ResultMarker<R> {
 }
 export const returns = <R>(): ResultMarker<R> => ({});
 
-export interface CommandDefinition<P extends object = object, R = unknown, M extends boolean = boolean> {
-  readonly type: string;
+export interface CommandDefinition<P extends object = object, R = unknown, M extends boolean = boolean, T extends string = string> {
+  /** Kept as its literal type, so tools (the AsyncAPI catalogue) can check they list every command. */
+  readonly type: T;
   readonly family: CommandFamily;
   readonly payload: PayloadClass<P>;
   /**
@@ -35,16 +36,16 @@ export interface CommandDefinition<P extends object = object, R = unknown, M ext
   readonly result: ResultMarker<R>;
 }
 
-export type PayloadOf<C> = C extends CommandDefinition<infer P, unknown, boolean> ? P : never;
-export type ResultOf<C> = C extends CommandDefinition<object, infer R, boolean> ? R : never;
+export type PayloadOf<C> = C extends CommandDefinition<infer P, unknown, boolean, string> ? P : never;
+export type ResultOf<C> = C extends CommandDefinition<object, infer R, boolean, string> ? R : never;
 
 /** The payload class of commands that carry nothing. */
 export class NoPayload {}
 
-export function defineCommand<P extends object, R, M extends boolean>(
-  type: string,
+export function defineCommand<P extends object, R, M extends boolean, T extends string>(
+  type: T,
   options: { payload: PayloadClass<P>; result: ResultMarker<R>; mutates: M; needsActor?: boolean },
-): CommandDefinition<P, R, M> {
+): CommandDefinition<P, R, M, T> {
   const family = type.slice(0, type.indexOf('.')) as CommandFamily;
   if (!(family in CommandTopics)) throw new Error(`command ${type} names no known family`);
   return Object.freeze({

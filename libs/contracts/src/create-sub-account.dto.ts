@@ -27,6 +27,7 @@ import {
   Text,
   TextList,
 } from './validation/field-rules';
+import { CrossFieldRules } from './validation/cross-field-rules';
 
 /**
  * The body of POST /v1/accounts/create_accounts (wire-compat 10.3) as the accounts service accepts it.
@@ -209,7 +210,10 @@ export class CreateSubAccountDto {
   @IsIn(BUSINESS_CODES, { each: true })
   business_code?: BusinessCode[];
 
-  @IsIn(ENTITY_TYPES) entity_type!: EntityType;
+  /** The variant rules (subAccountCrossFieldProblems) hinge on the entity type. */
+  @IsIn(ENTITY_TYPES)
+  @CrossFieldRules(subAccountCrossFieldProblems)
+  entity_type!: EntityType;
   @Text({ optional: true, max: 100 }) nickname?: string;
   /** 1: inherit the master's KYB profile; -1: do not. */
   @IsOptional() @IsIn([1, -1]) inherit?: 1 | -1;
@@ -241,8 +245,9 @@ export class CreateSubAccountDto {
 }
 
 /**
- * Rules across fields that decorators cannot say clearly. Returns the problems, worded like the
- * field rules; an empty list means the body is consistent.
+ * Rules across fields that decorators cannot say clearly (applied through @CrossFieldRules on
+ * entity_type). Returns the problems, worded like the field rules; an empty list means the body is
+ * consistent.
  */
 export function subAccountCrossFieldProblems(body: CreateSubAccountDto): string[] {
   const problems: string[] = [];

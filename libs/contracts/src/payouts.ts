@@ -2,7 +2,7 @@ import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateBy }
 import type { Page } from './acquiring';
 import { defineCommand, NoPayload, returns } from './command-definition';
 import { AmountIn, Country, CurrencyCode, RequiredWhen, Text, Timestamp } from './validation/field-rules';
-import { PageQueryPayload } from './validation/page-query';
+import { PagePayload } from './validation/paging';
 
 /**
  * Commands, views and events of the payouts service: settlement bank accounts (spec 2.5, 4.3, wire-compat
@@ -158,7 +158,7 @@ export class UpdateBankAccountPayload extends UpdateBankAccountBody {
   id!: string;
 }
 
-export class ListBankAccountsPayload extends PageQueryPayload {}
+export class ListBankAccountsPayload extends PagePayload {}
 
 // ---------------------------------------------------------------------------------------------------
 // Payouts (spec 2.6, 4.4; wire-compat §9.11)
@@ -194,7 +194,7 @@ export class PayoutIdPayload {
   @IsString() @MinLength(1) @MaxLength(36) @Matches(/^[A-Za-z0-9_-]+$/, { message: '$property must be an id' }) id!: string;
 }
 
-export class ListPayoutsPayload extends PageQueryPayload {
+export class ListPayoutsPayload extends PagePayload {
   @Timestamp({ optional: true }) start_time?: string;
   @Timestamp({ optional: true }) end_time?: string;
 
@@ -211,7 +211,7 @@ export class BalanceCurrencyPayload {
   @CurrencyCode() currency!: string;
 }
 
-export class ListBalancesPayload extends PageQueryPayload {}
+export class ListBalancesPayload extends PagePayload {}
 
 // ---------------------------------------------------------------------------------------------------
 // Views (results of the commands, `data` of the events)
@@ -284,68 +284,54 @@ export interface LedgerAuditAccount {
 // Commands
 // ---------------------------------------------------------------------------------------------------
 
-/** The command types of the payouts family (on the wire; the bus reference lists them from here). */
-export const PayoutCommands = {
-  createBankAccount: 'payouts.bank_accounts.create',
-  updateBankAccount: 'payouts.bank_accounts.update',
-  listBankAccounts: 'payouts.bank_accounts.list',
-  retrieveBankAccount: 'payouts.bank_accounts.retrieve',
-  createPayout: 'payouts.payouts.create',
-  listPayouts: 'payouts.payouts.list',
-  retrievePayout: 'payouts.payouts.retrieve',
-  listBalances: 'payouts.balances.list',
-  retrieveBalance: 'payouts.balances.retrieve',
-  /** Operators (CLI): the ledger audit. */
-  verifyLedger: 'payouts.ledger.verify',
-} as const;
-
 export const PayoutCommand = {
-  createBankAccount: defineCommand(PayoutCommands.createBankAccount, {
+  createBankAccount: defineCommand('payouts.bank_accounts.create', {
     payload: CreateBankAccountPayload,
     result: returns<BankAccountView>(),
     mutates: true,
   }),
-  updateBankAccount: defineCommand(PayoutCommands.updateBankAccount, {
+  updateBankAccount: defineCommand('payouts.bank_accounts.update', {
     payload: UpdateBankAccountPayload,
     result: returns<BankAccountView>(),
     mutates: true,
   }),
-  listBankAccounts: defineCommand(PayoutCommands.listBankAccounts, {
+  listBankAccounts: defineCommand('payouts.bank_accounts.list', {
     payload: ListBankAccountsPayload,
     result: returns<Page<BankAccountView>>(),
     mutates: false,
   }),
-  retrieveBankAccount: defineCommand(PayoutCommands.retrieveBankAccount, {
+  retrieveBankAccount: defineCommand('payouts.bank_accounts.retrieve', {
     payload: BankAccountIdPayload,
     result: returns<BankAccountView>(),
     mutates: false,
   }),
-  createPayout: defineCommand(PayoutCommands.createPayout, {
+  createPayout: defineCommand('payouts.payouts.create', {
     payload: CreatePayoutPayload,
     result: returns<PayoutView>(),
     mutates: true,
   }),
-  listPayouts: defineCommand(PayoutCommands.listPayouts, {
+  listPayouts: defineCommand('payouts.payouts.list', {
     payload: ListPayoutsPayload,
     result: returns<Page<PayoutView>>(),
     mutates: false,
   }),
-  retrievePayout: defineCommand(PayoutCommands.retrievePayout, {
+  retrievePayout: defineCommand('payouts.payouts.retrieve', {
     payload: PayoutIdPayload,
     result: returns<PayoutView>(),
     mutates: false,
   }),
-  listBalances: defineCommand(PayoutCommands.listBalances, {
+  listBalances: defineCommand('payouts.balances.list', {
     payload: ListBalancesPayload,
     result: returns<Page<BalanceView>>(),
     mutates: false,
   }),
-  retrieveBalance: defineCommand(PayoutCommands.retrieveBalance, {
+  retrieveBalance: defineCommand('payouts.balances.retrieve', {
     payload: BalanceCurrencyPayload,
     result: returns<BalanceView>(),
     mutates: false,
   }),
-  verifyLedger: defineCommand(PayoutCommands.verifyLedger, {
+  /** Operators (CLI): the ledger audit. */
+  verifyLedger: defineCommand('payouts.ledger.verify', {
     payload: NoPayload,
     result: returns<LedgerAuditReport>(),
     mutates: false,

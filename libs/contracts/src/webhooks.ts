@@ -1,41 +1,11 @@
-import {
-  ArrayMaxSize,
-  ArrayUnique,
-  IsArray,
-  IsBoolean,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  MinLength,
-  ValidateIf,
-} from 'class-validator';
-
 /**
- * Commands, views and events of the webhook dispatcher (decisions §8, wire-compat §13, docs/webhooks.md).
+ * Views, events and limits of the webhook dispatcher (decisions §8, wire-compat §13, docs/webhooks.md);
+ * its commands are declared in webhooks.commands.ts.
  *
  * Merchant commands come from the gateway with the acting account as `actor` and only ever see that
  * account's endpoints and deliveries; operator commands come from the CLI with `actor: null` and may see
  * every account. Statuses on the wire are upper case like the rest of the API.
  */
-export const WebhookCommands = {
-  createEndpoint: 'webhooks.endpoints.create',
-  listEndpoints: 'webhooks.endpoints.list',
-  retrieveEndpoint: 'webhooks.endpoints.retrieve',
-  updateEndpoint: 'webhooks.endpoints.update',
-  deleteEndpoint: 'webhooks.endpoints.delete',
-  rotateSecret: 'webhooks.endpoints.rotate_secret',
-  /** Re-enable an endpoint the dispatcher disabled (410, or failing for days). */
-  enableEndpoint: 'webhooks.endpoints.enable',
-  /** Send every failed delivery of an endpoint since a time once more. */
-  replayEndpoint: 'webhooks.endpoints.replay',
-  listDeliveries: 'webhooks.deliveries.list',
-  /** One delivery with all its attempts. */
-  retrieveDelivery: 'webhooks.deliveries.retrieve',
-  retryDelivery: 'webhooks.deliveries.retry',
-  /** Every attempt made for one event, across the acting account's endpoints. */
-  listEventAttempts: 'webhooks.events.list_attempts',
-} as const;
 
 /** Operational events on EventTopics.webhooks (category OPERATIONS: never delivered to merchants). */
 export const WebhookEvents = {
@@ -62,84 +32,6 @@ export const WEBHOOK_DELIVERY_STATUSES: readonly WebhookDeliveryStatus[] = [
   'CANCELLED',
 ];
 export type WebhookAttemptTrigger = 'SCHEDULED' | 'MANUAL';
-
-const EVENT_FILTER_MESSAGE = {
-  each: true,
-  message:
-    'each value in $property must be an event name such as card.create.succeeded or a prefix such as acquiring.payment_intent.*',
-};
-
-/**
- * The fields of create and update, with their rules: validated the same way by the gateway (HTTP body)
- * and by the dispatcher (command payload). Whether the URL's host is public is the dispatcher's check.
- */
-class WebhookEndpointFilterFields {
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(WEBHOOK_EVENT_FILTERS_MAX)
-  @ArrayUnique()
-  @IsString({ each: true })
-  @MaxLength(WEBHOOK_EVENT_FILTER_MAX_LENGTH, { each: true })
-  @Matches(WEBHOOK_EVENT_FILTER_PATTERN, EVENT_FILTER_MESSAGE)
-  event_names?: string[];
-
-  @IsOptional() @IsBoolean() include_sub_accounts?: boolean;
-}
-
-export class CreateWebhookEndpointPayload extends WebhookEndpointFilterFields {
-  @IsString() @MinLength(1) @MaxLength(WEBHOOK_URL_MAX_LENGTH) url!: string;
-  @IsOptional() @IsString() @MaxLength(WEBHOOK_DESCRIPTION_MAX_LENGTH) description?: string;
-}
-
-/** Only the fields given change; `description: null` clears it. */
-export class UpdateWebhookEndpointFields extends WebhookEndpointFilterFields {
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(WEBHOOK_URL_MAX_LENGTH) url?: string;
-  @ValidateIf((_, value) => value !== null && value !== undefined)
-  @IsString()
-  @MaxLength(WEBHOOK_DESCRIPTION_MAX_LENGTH)
-  description?: string | null;
-}
-
-export interface UpdateWebhookEndpointPayload extends UpdateWebhookEndpointFields {
-  endpoint_id: string;
-}
-
-export interface WebhookEndpointRef {
-  endpoint_id: string;
-}
-export interface RotateWebhookSecretPayload extends WebhookEndpointRef {
-  /** How long the previous secret keeps signing (default from the dispatcher's configuration). */
-  overlap_seconds?: number;
-}
-export interface ReplayWebhookEndpointPayload extends WebhookEndpointRef {
-  /** ISO 8601: failed deliveries created at or after this time are sent again. */
-  since: string;
-}
-export interface ListWebhookEndpointsPayload {
-  page_size: number;
-  page_number: number;
-  /** Operators only: one account's endpoints. */
-  account_id?: string;
-}
-export interface ListWebhookDeliveriesPayload {
-  page_size: number;
-  page_number: number;
-  delivery_status?: WebhookDeliveryStatus;
-  event_name?: string;
-  endpoint_id?: string;
-  create_start_time?: string;
-  create_end_time?: string;
-  /** Operators only: one account's deliveries. */
-  account_id?: string;
-}
-export interface WebhookDeliveryRef {
-  delivery_id: string;
-}
-export interface ListWebhookEventAttemptsPayload {
-  event_id: string;
-  page_size: number;
-  page_number: number;
-}
 
 export interface WebhookEndpointView {
   endpoint_id: string;

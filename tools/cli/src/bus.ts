@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
-import { Actor, CommandFamily, PING_COMMAND } from '@paygrid/contracts';
+import { Actor, CommandDefinition, CommandFamily, PayloadOf, PING_COMMAND, ResultOf } from '@paygrid/contracts';
 import { ApiError, CommandBus, DEFAULT_KAFKA_PREFIX, KafkaNames, Metrics } from '@paygrid/platform';
 import { ConnectedBus } from './cli';
 import { CliFailure } from './commands/registry';
@@ -49,12 +49,18 @@ export async function connectCliBus(options: CliBusOptions): Promise<ConnectedBu
   });
 
   return {
-    async send<R>(family: CommandFamily, type: string, payload: unknown, sendOptions: { commandId?: string; actor?: Actor } = {}): Promise<R> {
+    async execute<C extends CommandDefinition>(
+      definition: C,
+      payload: PayloadOf<C>,
+      sendOptions: { commandId?: string; actor?: Actor } = {},
+    ): Promise<ResultOf<C>> {
       try {
-        return await bus.send<R>(family, type, payload, { actor: sendOptions.actor ?? null, commandId: sendOptions.commandId ?? null });
+        return await bus.execute(definition, payload, { actor: sendOptions.actor ?? null, commandId: sendOptions.commandId ?? null });
       } catch (error) {
         if (error instanceof ApiError && error.status === 500 && /did not answer/.test(error.body.message)) {
-          throw new CliFailure(`the ${family} service did not answer ${type} within ${options.timeoutMs} ms; is it running?`);
+          throw new CliFailure(
+            `the ${definition.family} service did not answer ${definition.type} within ${options.timeoutMs} ms; is it running?`,
+          );
         }
         throw error;
       }

@@ -1,4 +1,4 @@
-import { AccountCommands, CreatedCredential, CredentialView } from '@paygrid/contracts';
+import { CommandDefinition, CreatedCredential, CredentialCommand, CredentialView } from '@paygrid/contracts';
 import { Errors } from '@paygrid/platform';
 import { ConnectedBus, EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCli } from './cli';
 import { CliFailure } from './commands/registry';
@@ -22,9 +22,9 @@ function harness(answer: (type: string, payload: unknown) => unknown = () => vie
   const sent: { type: string; payload: unknown; commandId?: string }[] = [];
   let closed = false;
   const bus: ConnectedBus = {
-    async send<R>(_family: string, type: string, payload: unknown, options: { commandId?: string } = {}) {
-      sent.push({ type, payload, commandId: options.commandId });
-      return answer(type, payload) as R;
+    async execute<C extends CommandDefinition>(definition: C, payload: unknown, options: { commandId?: string } = {}) {
+      sent.push({ type: definition.type, payload, commandId: options.commandId });
+      return answer(definition.type, payload) as never;
     },
     ready: async () => undefined,
     close: async () => {
@@ -46,7 +46,7 @@ describe('paygrid keys create', () => {
     expect(code).toBe(EXIT_OK);
     expect(sent).toEqual([
       {
-        type: AccountCommands.createCredential,
+        type: CredentialCommand.create.type,
         payload: { account_id: ACCOUNT, ip_allowlist: ['1.2.3.4', '10.0.0.0/8'], permissions: ['sensitive_card_details'], label: 'office' },
         commandId: undefined,
       },

@@ -1,10 +1,10 @@
 import { Actor } from '@paygrid/contracts';
 import { ApiError, SerializedApiError } from '@paygrid/platform';
-import { AccountEntity } from '../modules/accounts/account.entity';
+import { Account } from '../modules/accounts/account.types';
 
 /** Test data shared by the unit and integration tests of the accounts service. */
-export function anAccount(overrides: Partial<AccountEntity> = {}): AccountEntity {
-  return Object.assign(new AccountEntity(), {
+export function anAccount(overrides: Partial<Account> = {}): Account {
+  return {
     accountId: '11111111-1111-4111-8111-111111111111',
     shortReferenceId: 'P123456789',
     parentAccountId: null,
@@ -32,10 +32,10 @@ export function anAccount(overrides: Partial<AccountEntity> = {}): AccountEntity
     createdAt: new Date('2026-01-01T00:00:00Z'),
     updatedAt: new Date('2026-01-01T00:00:00Z'),
     ...overrides,
-  });
+  };
 }
 
-export function actorFor(account: Pick<AccountEntity, 'accountId' | 'parentAccountId'>): Actor {
+export function actorFor(account: Pick<Account, 'accountId' | 'parentAccountId'>): Actor {
   return {
     account_id: account.accountId,
     master_account_id: account.parentAccountId ?? account.accountId,

@@ -162,6 +162,20 @@ describe('accounts', () => {
     expect(unknownField.body).toMatchObject({ message: 'surprise: is not an accepted field' });
   });
 
+  it('refuses a body that mixes the two variants at the edge, so the corrected retry with the same key runs', async () => {
+    const key = randomUUID();
+    const nickname = `Variant ${key.slice(0, 8)}`;
+    const mixed = { ...companySubAccount(nickname), individual_info: { first_name_english: 'Jane' } };
+    const refused = await api('POST', '/v1/accounts/create_accounts', { token: master, body: mixed, idempotencyKey: key });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      type: 'invalid_request_error',
+      message: expect.stringContaining('individual_info: is not allowed when entity_type is COMPANY'),
+    });
+    const corrected = await api('POST', '/v1/accounts/create_accounts', { token: master, body: companySubAccount(nickname), idempotencyKey: key });
+    expect(corrected.status).toBe(200);
+  });
+
   it('answers the additional documents of a country as a bare array, and validates the query', async () => {
     const documents = await api<{ profile_key: string; profile_name: string; profile_option: number }[]>(
       'GET',

@@ -79,9 +79,6 @@ const EXPECTED_EVENTS = [
   'acquiring.payout.created',
 ];
 
-/** The document names the logical topics; a stack holds them under its KAFKA_PREFIX (kafka-names.ts). */
-const onStack = (address: string): string => `${e2eKafkaPrefix()}.${address}`;
-
 describe('API and bus references against the running stack', () => {
   let openApi: OpenApi;
   let asyncApi: AsyncApi;
@@ -97,13 +94,17 @@ describe('API and bus references against the running stack', () => {
     asyncApi = (await (await fetch(`${E2E_API}/asyncapi.json`)).json()) as AsyncApi;
     openApiSchemas = new DocumentSchemas(openApi);
     asyncApiSchemas = new DocumentSchemas(asyncApi);
-    capture = await BusCapture.start(Object.values(asyncApi.channels).map((channel) => onStack(channel.address)));
+    capture = await BusCapture.start(topicsOf(asyncApi));
     token = await tokenFor(SANDBOX.master);
   }, 120_000);
 
   afterAll(async () => {
     await capture?.stop();
   });
+
+  /** The documented channels as this e2e stack's topics (their address is `{stack}.<logical name>`). */
+  const topicsOf = (document: AsyncApi) =>
+    Object.values(document.channels).map((channel) => channel.address.replace('{stack}', e2eKafkaPrefix()));
 
   /** Calls a documented route and holds its answer to the schema declared for the status it got. */
   async function call<T = Record<string, unknown>>(
@@ -298,7 +299,7 @@ describe('API and bus references against the running stack', () => {
       { timeoutMs: 30_000, intervalMs: 250, what: 'the commands and events of the route walk on the bus' },
     );
 
-    const commandTopics = new Set(Object.values(asyncApi.channels).map((channel) => onStack(channel.address)).filter((address) => address.endsWith('.commands')));
+    const commandTopics = new Set(topicsOf(asyncApi).filter((topic) => topic.endsWith('.commands')));
     const commandTypeOf = new Map<string, string>();
     const problems: string[] = [];
     const check = (message: CapturedMessage, id: string) => {

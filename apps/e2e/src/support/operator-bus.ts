@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { AccountCommands, CreatedCredential } from '@paygrid/contracts';
+import { CreatedCredential, CredentialCommand, CredentialPermission, CredentialView } from '@paygrid/contracts';
 import { CommandBus, KafkaNames, Metrics } from '@paygrid/platform';
 import { e2eKafkaPrefix } from './stack-settings';
 
@@ -30,19 +30,15 @@ export async function withOperatorBus<T>(work: (bus: CommandBus) => Promise<T>):
 export function createKey(
   bus: CommandBus,
   accountId: string,
-  options: { ip_allowlist?: string[]; permissions?: string[] } = {},
+  options: { ip_allowlist?: string[]; permissions?: CredentialPermission[] } = {},
 ): Promise<CreatedCredential> {
-  return bus.send<CreatedCredential>(
-    'accounts',
-    AccountCommands.createCredential,
+  return bus.execute(
+    CredentialCommand.create,
     { account_id: accountId, label: 'e2e', ...options },
     { actor: null, commandId: `cmd_e2e_${Date.now()}_${Math.random().toString(36).slice(2)}` },
   );
 }
 
-export function revokeKey(bus: CommandBus, keyId: string): Promise<unknown> {
-  return bus.send('accounts', AccountCommands.revokeCredential, { key_id: keyId }, {
-    actor: null,
-    commandId: `cmd_e2e_revoke_${keyId}`,
-  });
+export function revokeKey(bus: CommandBus, keyId: string): Promise<CredentialView> {
+  return bus.execute(CredentialCommand.revoke, { key_id: keyId }, { actor: null, commandId: `cmd_e2e_revoke_${keyId}` });
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { NoPayload } from '../command-definition';
+import { CROSS_FIELD_RULES, crossFieldProblemsOf } from './cross-field-rules';
 
 /**
  * Validates a command payload against a DTO class and turns class-validator's error tree into
@@ -42,18 +43,19 @@ export function validatePayload<T extends object>(dto: new () => T, payload: unk
 /**
  * One sentence per failing field (its first broken rule), depth first, in declaration order. A field
  * that is missing is reported as required; one that is itself wrong (say, an array where an object
- * belongs) hides its children's noise.
+ * belongs) hides its children's noise. Cross-field rules (cross-field-rules.ts) speak for themselves.
  */
 export function describeErrors(errors: ValidationError[], parentPath = ''): string[] {
   const problems: string[] = [];
   for (const error of errors) {
     const path = joinPath(parentPath, error.property);
-    const constraints = error.constraints ?? {};
+    const { [CROSS_FIELD_RULES]: crossField, ...constraints } = error.constraints ?? {};
     const first = Object.values(constraints)[0];
     if (first !== undefined && error.value === undefined && constraints.isDefined === undefined) {
       problems.push(`${path}: is required`);
     } else if (first !== undefined) problems.push(withPath(first, error.property, path));
     else if (error.children && error.children.length > 0) problems.push(...describeErrors(error.children, path));
+    if (crossField !== undefined) problems.push(...crossFieldProblemsOf(crossField));
   }
   return problems;
 }

@@ -40,7 +40,16 @@ class TestCreatePayload {
   @IsOptional()
   @IsBoolean()
   refuse?: boolean;
+
+  /** Throws a domain error (not an ApiError) that the service's error mapper turns into a refusal. */
+  @IsOptional()
+  @IsBoolean()
+  domainRefusal?: boolean;
 }
+
+class TestDomainError extends Error {}
+const mapTestErrors = (error: unknown) =>
+  error instanceof TestDomainError ? envelopeA('invalid_request_error', 'mapped_domain_error', error.message) : error;
 
 const TestCommands = {
   whoami: defineCommand('payouts.test_whoami', {
@@ -78,6 +87,7 @@ class TestHandlers {
   @HandleCommand(TestCommands.create)
   async create(payload: TestCreatePayload, { tx }: WriteContext) {
     if (payload.refuse) throw envelopeA('invalid_request_error', 'refused_for_test', 'refused on purpose');
+    if (payload.domainRefusal) throw new TestDomainError('cannot do that: status is DONE');
     const [row] = await tx.manager.query('INSERT INTO test_effects (note) VALUES ($1) RETURNING id', [payload.note]);
     tx.afterCommit(async () => {
       const [seen] = await tx.manager.connection.query('SELECT count(*)::int AS n FROM test_effects WHERE id = $1', [row.id]);
@@ -104,7 +114,13 @@ class TestServiceModule {
     return {
       module: TestServiceModule,
       imports: [
-        PlatformModule.forRoot({ app: 'payouts', config, database: { migrations: [TestEffectsTable1700000000001] }, commands: true }),
+        PlatformModule.forRoot({
+          app: 'payouts',
+          config,
+          database: { migrations: [TestEffectsTable1700000000001] },
+          commands: true,
+          commandErrors: mapTestErrors,
+        }),
       ],
       controllers: [commandControllerFor('payouts', config)],
       providers: [TestHandlers],
@@ -235,6 +251,16 @@ describe('command bus against a real service', () => {
     const repeat = await send(commandId, { note }).catch((error: unknown) => error);
     expect((repeat as ApiError).body).toMatchObject({ code: 'refused_for_test' });
     expect(await effectsWithNote(note)).toBe(0);
+  });
+
+  it("maps a domain error with the service's error mapper and stores the refusal like any other", async () => {
+    await startService();
+    const commandId = `cmd-${randomUUID()}`;
+    const refusal = await send(commandId, { note: 'domain', domainRefusal: true }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(ApiError);
+    expect((refusal as ApiError).body).toMatchObject({ code: 'mapped_domain_error', message: 'cannot do that: status is DONE' });
+    const repeat = await send(commandId, { note: 'domain' }).catch((error: unknown) => error);
+    expect((repeat as ApiError).body).toMatchObject({ code: 'mapped_domain_error' });
   });
 
   it('carries the sender correlation id into the handler through the Kafka headers', async () => {

@@ -18,13 +18,14 @@ import { Logger } from 'pino';
 import { DatabaseOptions, createDataSource } from '../database/data-source';
 import { createKafka, createProducer } from '../kafka/kafka-factory';
 import { CommandDispatcher } from '../kafka/command-dispatcher';
+import { ErrorMapper } from '../commands/command-ledger';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { createLogger } from '../logging/logger';
 import { Metrics } from '../metrics/metrics';
 import { MetricsController } from '../metrics/metrics.controller';
 import { HealthCheck, HealthController } from '../health/health';
 import { HttpErrorFilter } from '../http/http-errors';
-import { APP_CONFIG, APP_NAME, HEALTH_CHECKS, KAFKA, KAFKA_ADMIN, LOGGER, REDIS } from './tokens';
+import { APP_CONFIG, APP_NAME, COMMAND_ERROR_MAPPER, HEALTH_CHECKS, KAFKA, KAFKA_ADMIN, LOGGER, REDIS } from './tokens';
 import { KafkaAdminHandle } from '../kafka/kafka-admin';
 import { KafkaNames, kafkaNamesOf } from '../kafka/kafka-names';
 import { AppName } from '../config/app-catalog';
@@ -42,6 +43,11 @@ export interface PlatformOptions {
   database?: Omit<DatabaseOptions, 'url' | 'app'>;
   /** Whether the app answers commands on its command topic (every service; not the gateway). */
   commands?: boolean;
+  /**
+   * How the service's domain errors (a refused transition, say) become ApiErrors inside a command.
+   * Given here, not as an app provider: the dispatcher lives in this global module's scope.
+   */
+  commandErrors?: ErrorMapper;
   /** Whether the app keeps a Redis connection (rate limits, BullMQ). */
   redis?: boolean;
   /** Whether the app publishes events through its outbox (default: when it has a database). */
@@ -154,7 +160,10 @@ export class PlatformModule {
       });
       checkDeps.push(REDIS);
     }
-    if (options.commands) providers.push(CommandDispatcher);
+    if (options.commands) {
+      providers.push(CommandDispatcher);
+      if (options.commandErrors) providers.push({ provide: COMMAND_ERROR_MAPPER, useValue: options.commandErrors });
+    }
 
     providers.push({
       provide: HEALTH_CHECKS,

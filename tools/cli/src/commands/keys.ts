@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
-  AccountCommands,
   CREDENTIAL_PERMISSIONS,
   CreateCredentialPayload,
-  CreatedCredential,
+  CredentialCommand,
   CredentialPermission,
   CredentialView,
   RevokeCredentialPayload,
@@ -50,7 +49,7 @@ const create: Subcommand = {
     };
     const label = stringOption(args, 'label');
     if (label !== undefined) payload.label = label;
-    const created = await context.bus.send<CreatedCredential>('accounts', AccountCommands.createCredential, payload);
+    const created = await context.bus.execute(CredentialCommand.create, payload);
     printKeys(context, [created]);
     context.out('');
     context.out(`API key: ${created.api_key}`);
@@ -67,11 +66,7 @@ const list: Subcommand = {
   options: { account: { type: 'string' } },
   async run(context, args) {
     const accountId = accountOption(args, { required: false });
-    const keys = await context.bus.send<CredentialView[]>(
-      'accounts',
-      AccountCommands.listCredentials,
-      accountId === undefined ? {} : { account_id: accountId },
-    );
+    const keys = await context.bus.execute(CredentialCommand.list, accountId === undefined ? {} : { account_id: accountId });
     if (keys.length === 0) {
       context.out(accountId === undefined ? 'No keys.' : `No keys for account ${accountId}.`);
       return;
@@ -90,9 +85,7 @@ const revoke: Subcommand = {
   async run(context, args) {
     const [reference] = args.positionals;
     const payload: RevokeCredentialPayload = reference.startsWith(KEY_ID_PREFIX) ? { key_id: reference } : { client_id: reference };
-    const revoked = await context.bus.send<CredentialView>('accounts', AccountCommands.revokeCredential, payload, {
-      commandId: randomUUID(),
-    });
+    const revoked = await context.bus.execute(CredentialCommand.revoke, payload, { commandId: randomUUID() });
     context.out(`Revoked key ${revoked.key_id} (client id ${revoked.client_id}) at ${revoked.revoked_at}.`);
   },
 };

@@ -1,4 +1,4 @@
-import { AcquiringCommands, LedgerAuditReport, PayoutCommand } from '@paygrid/contracts';
+import { AcquiringCommands, CommandDefinition, LedgerAuditReport, PayloadOf, PayoutCommand, ResultOf } from '@paygrid/contracts';
 import { ConnectedBus, EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCli } from '../cli';
 
 const ACCOUNT = '5a0d0b0c-0000-4000-8000-000000000002';
@@ -22,7 +22,9 @@ function harness(world: World) {
   const err: string[] = [];
   const actors: unknown[] = [];
   const bus: ConnectedBus = {
-    async send<R>(_family: string, type: string, payload: unknown, options: { actor?: unknown } = {}) {
+    async execute<C extends CommandDefinition>(definition: C, payload: PayloadOf<C>, options: { actor?: unknown } = {}): Promise<ResultOf<C>> {
+      const type = definition.type;
+      type R = ResultOf<C>;
       if (type === PayoutCommand.verifyLedger.type) return world.report as R;
       actors.push(options.actor);
       if (type === PayoutCommand.retrieveBalance.type) return { currency: (payload as { currency: string }).currency, ...world.balance } as R;

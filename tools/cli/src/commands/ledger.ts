@@ -1,11 +1,12 @@
 import {
   AcquiringCommands,
   Actor,
-  BalanceView,
+  defineCommand,
   LedgerAuditAccount,
-  LedgerAuditReport,
   Page,
+  PagePayload,
   PayoutCommand,
+  returns,
   SettlementView,
 } from '@paygrid/contracts';
 import { formatAmount } from '@paygrid/money';
@@ -26,13 +27,24 @@ import { CliBus, CliContext, CliFailure, CliUsageError, CommandGroup, Subcommand
  */
 const SETTLEMENTS_PAGE = 100;
 
+/**
+ * Acquiring's settlement list as a declared command. Acquiring does not declare its commands yet (issue
+ * 14 converts it); until it does, the CLI declares the one query it reads. Remove once
+ * libs/contracts has acquiring's own declaration.
+ */
+const listSettlements = defineCommand(AcquiringCommands.listSettlements, {
+  payload: PagePayload,
+  result: returns<Page<SettlementView>>(),
+  mutates: false,
+});
+
 export interface LedgerVerification {
   accounts: number;
   differences: string[];
 }
 
 export async function verifyLedger(bus: CliBus): Promise<LedgerVerification> {
-  const report = await bus.send<LedgerAuditReport>('payouts', PayoutCommand.verifyLedger.type, {});
+  const report = await bus.execute(PayoutCommand.verifyLedger, {});
   const differences = [...report.discrepancies];
   const byAccount = new Map<string, LedgerAuditAccount[]>();
   for (const account of report.accounts) byAccount.set(account.account_id, [...(byAccount.get(account.account_id) ?? []), account]);
@@ -45,7 +57,7 @@ export async function verifyLedger(bus: CliBus): Promise<LedgerVerification> {
 }
 
 async function apiDifferences(bus: CliBus, actor: Actor, recomputed: LedgerAuditAccount): Promise<string[]> {
-  const shown = await bus.send<BalanceView>('payouts', PayoutCommand.retrieveBalance.type, { currency: recomputed.currency }, { actor });
+  const shown = await bus.execute(PayoutCommand.retrieveBalance, { currency: recomputed.currency }, { actor });
   const expected = {
     available_balance: formatAmount(BigInt(recomputed.available_minor), recomputed.currency),
     pending_balance: formatAmount(BigInt(recomputed.pending_minor), recomputed.currency),
@@ -61,12 +73,7 @@ async function apiDifferences(bus: CliBus, actor: Actor, recomputed: LedgerAudit
 async function settlementDifferences(bus: CliBus, actor: Actor, ledger: LedgerAuditAccount[]): Promise<string[]> {
   const acquiring = new Map<string, { grossMinor: bigint; count: number }>();
   for (let page = 1; ; page += 1) {
-    const settlements = await bus.send<Page<SettlementView>>(
-      'acquiring',
-      AcquiringCommands.listSettlements,
-      { page_size: SETTLEMENTS_PAGE, page_number: page },
-      { actor },
-    );
+    const settlements = await bus.execute(listSettlements, { page_size: SETTLEMENTS_PAGE, page_number: page }, { actor });
     for (const settlement of settlements.data) {
       const total = acquiring.get(settlement.currency) ?? { grossMinor: 0n, count: 0 };
       acquiring.set(settlement.currency, { grossMinor: total.grossMinor + BigInt(settlement.amount_minor), count: total.count + 1 });

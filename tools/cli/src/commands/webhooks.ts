@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
-  ReplayedWebhookEndpointView,
+  ListWebhookDeliveriesPayload,
   WebhookAttemptView,
-  WebhookCommands,
-  WebhookDeliveryDetailView,
+  WebhookCommand,
   WebhookDeliveryView,
-  WebhookEndpointView,
-  WebhookPage,
 } from '@paygrid/contracts';
 import { Column, renderTable } from '../output/table';
 import { CliContext, CliUsageError, CommandGroup, ParsedArgs, Subcommand } from './registry';
@@ -51,7 +48,7 @@ const failed: Subcommand = {
   positionals: { min: 0, max: 0 },
   options: { endpoint: { type: 'string' }, since: { type: 'string' }, account: { type: 'string' } },
   async run(context, args) {
-    const payload: Record<string, unknown> = {
+    const payload: ListWebhookDeliveriesPayload = {
       page_size: PAGE_SIZE,
       page_number: 1,
       delivery_status: 'FAILED',
@@ -62,11 +59,7 @@ const failed: Subcommand = {
     if (endpoint !== undefined) payload.endpoint_id = endpoint;
     if (since !== undefined) payload.create_start_time = isoOption(since, '--since');
     if (account !== undefined) payload.account_id = account;
-    const page = await context.bus.send<WebhookPage<WebhookDeliveryView>>(
-      'webhooks',
-      WebhookCommands.listDeliveries,
-      payload,
-    );
+    const page = await context.bus.execute(WebhookCommand.listDeliveries, payload);
     if (page.total_items === 0) {
       context.out('No failed deliveries.');
       return;
@@ -87,13 +80,7 @@ const inspect: Subcommand = {
   options: {},
   async run(context, args) {
     const [deliveryId] = args.positionals;
-    const delivery = await context.bus.send<WebhookDeliveryDetailView>(
-      'webhooks',
-      WebhookCommands.retrieveDelivery,
-      {
-        delivery_id: deliveryId,
-      },
-    );
+    const delivery = await context.bus.execute(WebhookCommand.retrieveDelivery, { delivery_id: deliveryId });
     context.out(`Delivery   ${delivery.delivery_id}  ${delivery.delivery_status}`);
     context.out(
       `Event      ${delivery.event_id}  ${delivery.event_name} (${delivery.event_type}, account ${delivery.event_account_id})`,
@@ -116,9 +103,8 @@ const retry: Subcommand = {
   options: {},
   async run(context, args) {
     const [deliveryId] = args.positionals;
-    const delivery = await context.bus.send<WebhookDeliveryView>(
-      'webhooks',
-      WebhookCommands.retryDelivery,
+    const delivery = await context.bus.execute(
+      WebhookCommand.retryDelivery,
       { delivery_id: deliveryId },
       { commandId: randomUUID() },
     );
@@ -141,9 +127,8 @@ const replay: Subcommand = {
     const since = stringOption(args, 'since');
     if (endpoint === undefined) throw new CliUsageError('--endpoint <whep_id> is required');
     if (since === undefined) throw new CliUsageError('--since <iso time> is required');
-    const result = await context.bus.send<ReplayedWebhookEndpointView>(
-      'webhooks',
-      WebhookCommands.replayEndpoint,
+    const result = await context.bus.execute(
+      WebhookCommand.replayEndpoint,
       { endpoint_id: endpoint, since: isoOption(since, '--since') },
       { commandId: randomUUID() },
     );
@@ -164,9 +149,8 @@ const enable: Subcommand = {
   options: {},
   async run(context, args) {
     const [endpointId] = args.positionals;
-    const endpoint = await context.bus.send<WebhookEndpointView>(
-      'webhooks',
-      WebhookCommands.enableEndpoint,
+    const endpoint = await context.bus.execute(
+      WebhookCommand.enableEndpoint,
       { endpoint_id: endpointId },
       { commandId: randomUUID() },
     );

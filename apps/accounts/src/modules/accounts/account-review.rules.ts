@@ -1,4 +1,4 @@
-import { AccountEntity } from './account.entity';
+import { Account } from './account.types';
 
 /**
  * The sandbox's stand-in for a compliance review, deterministic so merchants can test both outcomes
@@ -8,7 +8,7 @@ import { AccountEntity } from './account.entity';
  */
 export const REJECT_TRIGGER = 'REJECT';
 
-export type ReviewSubject = Pick<AccountEntity, 'nickname' | 'accountName' | 'businessDetails'>;
+export type ReviewSubject = Pick<Account, 'nickname' | 'accountName' | 'businessDetails'>;
 
 export type ReviewDecision = { outcome: 'APPROVE' } | { outcome: 'REJECT'; reason: string };
 

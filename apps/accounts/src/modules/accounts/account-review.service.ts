@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Executor } from '@paygrid/platform';
-import { AccountEntity } from './account.entity';
+import { Account } from './account.types';
 import { recordAccountEvent } from './account.events';
 import { AccountRepository } from './account.repository';
 import { decideSandboxReview } from './account-review.rules';
@@ -33,7 +33,7 @@ export class AccountReviewService {
   }
 
   /** `account` must be locked by the caller's transaction (lockDueForReview does that). */
-  async review(executor: Executor, account: AccountEntity): Promise<ReviewOutcome> {
+  async review(executor: Executor, account: Account): Promise<ReviewOutcome> {
     const decision = decideSandboxReview(account);
     const event = decision.outcome;
     const decidable =

@@ -1,48 +1,46 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import {
-  AccountCommands,
-  AdditionalDocument,
-  CommandEnvelope,
-  ResolvedAccount,
+  AccountCommand,
+  CreateSubAccountDto,
+  GetAdditionalPayload,
+  ListAccountsPayload,
+  ResolveOnBehalfOfPayload,
+  RetrieveAccountPayload,
 } from '@paygrid/contracts';
-import { CommandHandler } from '@paygrid/platform';
-import { parsePayload, requireActor } from '../../common/payload';
-import { AccountPage, AccountView, CreatedSubAccountView } from './account.presenter';
+import { CommandContext, HandleCommand, WriteContext } from '@paygrid/platform';
 import { AccountService } from './account.service';
-import { GetAdditionalDto, ListAccountsDto, ResolveOnBehalfOfDto, RetrieveAccountDto } from './dto/account-queries.dto';
-import { CreateSubAccountDto } from '@paygrid/contracts';
 
 /**
- * The account commands on the accounts command topic (contract: libs/contracts/src/accounts.ts).
- * Thin on purpose: check the payload and the actor, hand over to AccountService.
+ * The account commands (declared in libs/contracts/src/accounts.commands.ts). Thin on purpose: the
+ * pipeline has validated the payload and the actor; AccountService decides.
  */
 @Injectable()
 export class AccountCommandHandlers {
   constructor(private readonly accounts: AccountService) {}
 
-  @CommandHandler(AccountCommands.list)
-  list(command: CommandEnvelope): Promise<AccountPage> {
-    return this.accounts.list(requireActor(command), parsePayload(ListAccountsDto, command));
+  @HandleCommand(AccountCommand.list)
+  list(payload: ListAccountsPayload, context: CommandContext) {
+    return this.accounts.list(context.requireActor(), payload);
   }
 
-  @CommandHandler(AccountCommands.retrieve)
-  retrieve(command: CommandEnvelope): Promise<AccountView> {
-    return this.accounts.retrieve(requireActor(command), parsePayload(RetrieveAccountDto, command));
+  @HandleCommand(AccountCommand.retrieve)
+  retrieve(payload: RetrieveAccountPayload, context: CommandContext) {
+    return this.accounts.retrieve(context.requireActor(), payload);
   }
 
-  @CommandHandler(AccountCommands.createSubAccount, { mutates: true })
-  createSubAccount(command: CommandEnvelope, manager: EntityManager): Promise<CreatedSubAccountView> {
-    return this.accounts.createSubAccount(requireActor(command), parsePayload(CreateSubAccountDto, command), manager);
+  /** In the command-ledger transaction: the account, its event and the stored reply commit together. */
+  @HandleCommand(AccountCommand.createSubAccount)
+  createSubAccount(payload: CreateSubAccountDto, context: WriteContext) {
+    return this.accounts.createSubAccount(context.requireActor(), payload, context.tx.manager);
   }
 
-  @CommandHandler(AccountCommands.getAdditional)
-  async getAdditional(command: CommandEnvelope): Promise<AdditionalDocument[]> {
-    return this.accounts.getAdditional(parsePayload(GetAdditionalDto, command));
+  @HandleCommand(AccountCommand.getAdditional)
+  getAdditional(payload: GetAdditionalPayload) {
+    return this.accounts.getAdditional(payload);
   }
 
-  @CommandHandler(AccountCommands.resolveOnBehalfOf)
-  resolveOnBehalfOf(command: CommandEnvelope): Promise<ResolvedAccount> {
-    return this.accounts.resolveOnBehalfOf(requireActor(command), parsePayload(ResolveOnBehalfOfDto, command));
+  @HandleCommand(AccountCommand.resolveOnBehalfOf)
+  resolveOnBehalfOf(payload: ResolveOnBehalfOfPayload, context: CommandContext) {
+    return this.accounts.resolveOnBehalfOf(context.requireActor(), payload);
   }
 }

@@ -1,6 +1,6 @@
 import { AccountEvents, EventTopics } from '@paygrid/contracts';
 import { appendToOutbox, Executor } from '@paygrid/platform';
-import { AccountEntity, masterIdOf } from './account.entity';
+import { Account, masterIdOf } from './account.types';
 import { presentAccount } from './account.presenter';
 
 /**
@@ -9,7 +9,7 @@ import { presentAccount } from './account.presenter';
  */
 export type AccountEventName = Exclude<(typeof AccountEvents)[keyof typeof AccountEvents], `account.credential.${string}`>;
 
-export async function recordAccountEvent(executor: Executor, eventName: AccountEventName, account: AccountEntity): Promise<void> {
+export async function recordAccountEvent(executor: Executor, eventName: AccountEventName, account: Account): Promise<void> {
   await appendToOutbox(executor, {
     topic: EventTopics.accounts,
     event_name: eventName,

@@ -1,25 +1,15 @@
-import {
-  AccountPage,
-  AccountView,
-  AccountViewBase,
-  BusinessCode,
-  CompanyAccountView,
-  CreatedSubAccountView,
-  IndividualAccountView,
-  RepresentativeView,
-} from '@paygrid/contracts';
-import { AccountEntity, Representative } from './account.entity';
+import { AccountPage, AccountView, BusinessCode, CreatedSubAccountView, RepresentativeView } from '@paygrid/contracts';
+import { Account, Representative } from './account.types';
 
 /**
- * Domain → wire: the Account object of spec 2.10 (list item, retrieve response, and the `data` of
- * account events). The wire types are the contract's (libs/contracts/src/account-views.ts, which
- * also explains the two variants and the deliberate spellings). Internal fields (review due time,
- * onboarding answers, capture window) never leave the service.
+ * Domain → wire: the Account object of spec 2.10 (AccountView in libs/contracts: list item, retrieve
+ * response, and the `data` of account events). Deliberate wire spellings: representatives carry
+ * `other_doucments` (the spec's spelling), and the nickname is sent both as `nickname` and as the SDK's
+ * `nick_name`. Internal fields (review due time, onboarding answers, capture window) never leave the
+ * service.
  */
-export type { AccountPage, AccountView, CompanyAccountView, CreatedSubAccountView, IndividualAccountView, RepresentativeView };
-
-export function presentAccount(account: AccountEntity): AccountView {
-  const base: AccountViewBase = {
+export function presentAccount(account: Account): AccountView {
+  const base = {
     account_id: account.accountId,
     short_reference_id: account.shortReferenceId,
     business_code: [...account.businessCode],
@@ -61,7 +51,7 @@ export function presentRepresentative(representative: Representative): Represent
   return { ...rest, other_doucments: other_documents };
 }
 
-export function presentPage(accounts: AccountEntity[], totalItems: number, pageSize: number): AccountPage {
+export function presentPage(accounts: Account[], totalItems: number, pageSize: number): AccountPage {
   return {
     total_pages: Math.ceil(totalItems / pageSize),
     total_items: totalItems,
@@ -69,7 +59,7 @@ export function presentPage(accounts: AccountEntity[], totalItems: number, pageS
   };
 }
 
-export function presentCreated(account: AccountEntity, businessType: BusinessCode): CreatedSubAccountView {
+export function presentCreated(account: Account, businessType: BusinessCode): CreatedSubAccountView {
   return {
     account_id: account.accountId,
     short_reference_id: account.shortReferenceId,

@@ -8,19 +8,18 @@ import {
   VerificationEvent,
   verificationStatusMachine,
 } from './account.states';
-import { AccountEntity } from './account.entity';
+import { Account, AccountRow } from './account.types';
 
 /**
- * All SQL of the accounts table. Every method takes the executor to run on, so a command handler's
- * writes share the command-ledger transaction with its outbox rows. Status columns are written only
- * through `transitionStatus` / `transitionVerification` (conditional updates, architecture rule 5).
+ * All SQL of the accounts table, raw, with one typed row mapper (toAccount). Every method takes the
+ * executor to run on, so a command handler's writes share the command-ledger transaction with its
+ * outbox rows. Status columns are written only through `transitionStatus` / `transitionVerification`
+ * (conditional updates, architecture rule 5).
  */
-export type NewAccount = Omit<AccountEntity, 'shortReferenceId' | 'reviewDueAt' | 'createdAt' | 'updatedAt'> & {
+export type NewAccount = Omit<Account, 'shortReferenceId' | 'reviewDueAt' | 'createdAt' | 'updatedAt'> & {
   /** Fixed for the sandbox seed; minted otherwise. */
   shortReferenceId?: string;
 };
-
-type AccountRow = Record<string, unknown>;
 
 /** Nine digits: a collision is rare, and `insert` mints again when one happens. */
 const SHORT_REFERENCE_DIGITS = 9;
@@ -55,10 +54,10 @@ const INSERT_COLUMNS = [
 @Injectable()
 export class AccountRepository {
   /** Null for an unknown id, including one that is not a uuid at all (no cast error reaches the caller). */
-  async findById(executor: Executor, accountId: string): Promise<AccountEntity | null> {
+  async findById(executor: Executor, accountId: string): Promise<Account | null> {
     if (!isUuid(accountId)) return null;
     const rows = await executor.query('SELECT * FROM accounts WHERE account_id = $1', [accountId]);
-    return rows.length > 0 ? toEntity(rows[0]) : null;
+    return rows.length > 0 ? toAccount(rows[0]) : null;
   }
 
   /**
@@ -69,7 +68,7 @@ export class AccountRepository {
     executor: Executor,
     account: NewAccount,
     options: { reviewDelayMs: number | null; onConflict?: 'fail' | 'ignore' },
-  ): Promise<AccountEntity | null> {
+  ): Promise<Account | null> {
     const placeholders = INSERT_COLUMNS.map((_, index) => `$${index + 1}`);
     const reviewParam = `$${INSERT_COLUMNS.length + 1}`;
     const conflict = options.onConflict === 'ignore' ? 'ON CONFLICT DO NOTHING' : 'ON CONFLICT (short_reference_id) DO NOTHING';
@@ -84,7 +83,7 @@ export class AccountRepository {
       const rows = rowsOf<AccountRow>(
         await executor.query(sql, [...insertValues({ ...account, shortReferenceId: reference }), options.reviewDelayMs]),
       );
-      if (rows.length > 0) return toEntity(rows[0]);
+      if (rows.length > 0) return toAccount(rows[0]);
       if (options.onConflict === 'ignore') return null;
       if (account.shortReferenceId !== undefined) break;
     }
@@ -96,7 +95,7 @@ export class AccountRepository {
     executor: Executor,
     masterId: string,
     page: { limit: number; offset: number },
-  ): Promise<{ total: number; accounts: AccountEntity[] }> {
+  ): Promise<{ total: number; accounts: Account[] }> {
     const scope = `(account_id = $1 OR parent_account_id = $1) AND status <> 'CLOSED'`;
     const [{ total }] = await executor.query(`SELECT count(*)::int AS total FROM accounts WHERE ${scope}`, [masterId]);
     const rows = await executor.query(
@@ -105,20 +104,20 @@ export class AccountRepository {
        LIMIT $2 OFFSET $3`,
       [masterId, page.limit, page.offset],
     );
-    return { total, accounts: rows.map(toEntity) };
+    return { total, accounts: rows.map(toAccount) };
   }
 
   /**
    * Locks up to `limit` accounts whose review is due. SKIP LOCKED lets several service instances poll
    * at once without deciding one account twice; call it inside a transaction.
    */
-  async lockDueForReview(executor: Executor, limit: number): Promise<AccountEntity[]> {
+  async lockDueForReview(executor: Executor, limit: number): Promise<Account[]> {
     const rows = await executor.query(
       `SELECT * FROM accounts WHERE review_due_at <= now()
        ORDER BY review_due_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [limit],
     );
-    return rows.map(toEntity);
+    return rows.map(toAccount);
   }
 
   async transitionStatus(
@@ -126,7 +125,7 @@ export class AccountRepository {
     accountId: string,
     event: AccountStatusEvent,
     set: { review_reason?: string | null; review_due_at?: null } = {},
-  ): Promise<AccountEntity> {
+  ): Promise<Account> {
     return this.transition(executor, accountStatusMachine, 'status', accountId, event, set);
   }
 
@@ -135,7 +134,7 @@ export class AccountRepository {
     accountId: string,
     event: VerificationEvent,
     set: { review_reason?: string | null; review_due_at?: null } = {},
-  ): Promise<AccountEntity> {
+  ): Promise<Account> {
     return this.transition(executor, verificationStatusMachine, 'verification_status', accountId, event, set);
   }
 
@@ -153,8 +152,8 @@ export class AccountRepository {
     accountId: string,
     event: E,
     set: Record<string, unknown>,
-  ): Promise<AccountEntity> {
-    const row = await applyTransition(executor, machine, {
+  ): Promise<Account> {
+    const row = await applyTransition<S, E, AccountRow>(executor, machine, {
       table: 'accounts',
       idColumn: 'account_id',
       statusColumn,
@@ -162,7 +161,7 @@ export class AccountRepository {
       event,
       set: { ...set, updated_at: new Date() },
     });
-    return toEntity(row);
+    return toAccount(row);
   }
 }
 
@@ -196,33 +195,33 @@ function insertValues(account: NewAccount & { shortReferenceId: string }): unkno
   return INSERT_COLUMNS.map((column) => byColumn[column]);
 }
 
-function toEntity(row: AccountRow): AccountEntity {
-  return Object.assign(new AccountEntity(), {
-    accountId: row.account_id as string,
-    shortReferenceId: row.short_reference_id as string,
-    parentAccountId: (row.parent_account_id as string | null) ?? null,
-    businessCode: row.business_code as AccountEntity['businessCode'],
-    entityType: row.entity_type as AccountEntity['entityType'],
-    status: row.status as AccountEntity['status'],
-    verificationStatus: row.verification_status as AccountEntity['verificationStatus'],
-    reviewReason: (row.review_reason as string | null) ?? null,
-    reviewDueAt: (row.review_due_at as Date | null) ?? null,
-    email: row.email as string,
-    accountName: row.account_name as string,
-    nickname: (row.nickname as string | null) ?? null,
-    country: row.country as string,
-    contactDetails: row.contact_details as AccountEntity['contactDetails'],
-    businessDetails: (row.business_details as AccountEntity['businessDetails']) ?? null,
-    personDetails: (row.person_details as AccountEntity['personDetails']) ?? null,
-    registrationAddress: (row.registration_address as AccountEntity['registrationAddress']) ?? null,
-    residentialAddress: (row.residential_address as AccountEntity['residentialAddress']) ?? null,
-    businessAddress: row.business_address as AccountEntity['businessAddress'],
-    representatives: row.representatives as AccountEntity['representatives'],
-    documents: row.documents as AccountEntity['documents'],
-    tosAcceptance: (row.tos_acceptance as AccountEntity['tosAcceptance']) ?? null,
-    onboardingDetails: row.onboarding_details as AccountEntity['onboardingDetails'],
-    captureWindowHours: row.capture_window_hours as number,
-    createdAt: row.created_at as Date,
-    updatedAt: row.updated_at as Date,
-  });
+function toAccount(row: AccountRow): Account {
+  return {
+    accountId: row.account_id,
+    shortReferenceId: row.short_reference_id,
+    parentAccountId: row.parent_account_id,
+    businessCode: row.business_code,
+    entityType: row.entity_type,
+    status: row.status,
+    verificationStatus: row.verification_status,
+    reviewReason: row.review_reason,
+    reviewDueAt: row.review_due_at,
+    email: row.email,
+    accountName: row.account_name,
+    nickname: row.nickname,
+    country: row.country,
+    contactDetails: row.contact_details,
+    businessDetails: row.business_details,
+    personDetails: row.person_details,
+    registrationAddress: row.registration_address,
+    residentialAddress: row.residential_address,
+    businessAddress: row.business_address,
+    representatives: row.representatives,
+    documents: row.documents,
+    tosAcceptance: row.tos_acceptance,
+    onboardingDetails: row.onboarding_details,
+    captureWindowHours: row.capture_window_hours,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
 }

@@ -2,17 +2,17 @@ import { DataSource } from 'typeorm';
 import { Executor } from '@paygrid/platform';
 import { actorFor, anAccount, companyBody, refusalFrom } from '../../test/fixtures';
 import { validatePayload } from '@paygrid/contracts';
-import { AccountEntity } from './account.entity';
+import { Account } from './account.types';
 import { AccountRepository } from './account.repository';
 import { AccountService } from './account.service';
 import { CreateSubAccountDto } from '@paygrid/contracts';
 
 /** An in-memory stand-in for the repository: the service's rules, without Postgres. */
 class FakeAccounts {
-  readonly rows = new Map<string, AccountEntity>();
-  inserted: AccountEntity[] = [];
+  readonly rows = new Map<string, Account>();
+  inserted: Account[] = [];
 
-  add(...accounts: AccountEntity[]): void {
+  add(...accounts: Account[]): void {
     for (const account of accounts) this.rows.set(account.accountId, account);
   }
   async findById(_: Executor, id: string) {
@@ -24,12 +24,8 @@ class FakeAccounts {
     );
     return { total: family.length, accounts: family.slice(page.offset, page.offset + page.limit) };
   }
-  async insert(_: Executor, account: Omit<AccountEntity, 'shortReferenceId'>) {
-    const row = Object.assign(new AccountEntity(), account, {
-      shortReferenceId: 'P000000777',
-      createdAt: new Date(),
-      updatedAt: new Date(),
-    });
+  async insert(_: Executor, account: Omit<Account, 'shortReferenceId'>) {
+    const row: Account = { ...account, shortReferenceId: 'P000000777', createdAt: new Date(), updatedAt: new Date() };
     this.inserted.push(row);
     return row;
   }

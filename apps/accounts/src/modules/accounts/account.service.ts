@@ -1,22 +1,33 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Actor, AdditionalDocument, ResolvedAccount } from '@paygrid/contracts';
-import { Errors, Executor } from '@paygrid/platform';
+import {
+  AccountPage,
+  AccountView,
+  Actor,
+  AdditionalDocument,
+  CreatedSubAccountView,
+  CreateSubAccountDto,
+  GetAdditionalPayload,
+  ListAccountsPayload,
+  ResolvedAccount,
+  ResolveOnBehalfOfPayload,
+  RetrieveAccountPayload,
+} from '@paygrid/contracts';
+import { Executor } from '@paygrid/platform';
 import { ACCOUNTS_CONFIG, AccountsConfig } from '../../config';
-import { AccountEntity, isMaster } from './account.entity';
+import { Account, isMaster } from './account.types';
 import { AccountErrors } from './account.errors';
 import { recordAccountEvent } from './account.events';
-import { AccountPage, AccountView, CreatedSubAccountView, presentAccount, presentCreated, presentPage } from './account.presenter';
+import { presentAccount, presentCreated, presentPage } from './account.presenter';
 import { AccountRepository } from './account.repository';
 import { canActFor, canView, isListed, listScopeOf } from './account.visibility';
 import { additionalDocumentsFor } from './additional-documents.table';
-import { ListAccountsDto, GetAdditionalDto, ResolveOnBehalfOfDto, RetrieveAccountDto } from './dto/account-queries.dto';
-import { CreateSubAccountDto, subAccountCrossFieldProblems } from '@paygrid/contracts';
 import { toNewAccount } from './sub-account.mapper';
 
 /**
- * One method per account use case. Payloads arrive validated (account.commands.ts); visibility is
- * decided by account.visibility.ts on the stored parent links, never on the actor's own claims.
+ * One method per account use case. Payloads arrive validated against their contract classes (the
+ * command pipeline, cross-field rules included); visibility is decided by account.visibility.ts on
+ * the stored parent links, never on the actor's own claims.
  */
 @Injectable()
 export class AccountService {
@@ -26,7 +37,7 @@ export class AccountService {
     @Inject(ACCOUNTS_CONFIG) private readonly config: Pick<AccountsConfig, 'ACCOUNT_REVIEW_DELAY_MS'>,
   ) {}
 
-  async list(actor: Actor, query: ListAccountsDto): Promise<AccountPage> {
+  async list(actor: Actor, query: ListAccountsPayload): Promise<AccountPage> {
     const acting = await this.actingAccount(this.dataSource, actor);
     const scope = listScopeOf(acting);
     if (scope.kind === 'self') {
@@ -40,7 +51,7 @@ export class AccountService {
     return presentPage(accounts, total, query.page_size);
   }
 
-  async retrieve(actor: Actor, query: RetrieveAccountDto): Promise<AccountView> {
+  async retrieve(actor: Actor, query: RetrieveAccountPayload): Promise<AccountView> {
     const acting = await this.actingAccount(this.dataSource, actor);
     const target = await this.accounts.findById(this.dataSource, query.account_id);
     if (!target || !isListed(target) || !canView(acting, target)) throw AccountErrors.notFound();
@@ -49,8 +60,6 @@ export class AccountService {
 
   /** Runs in the command-ledger transaction: the account, its event and the stored reply commit together. */
   async createSubAccount(actor: Actor, body: CreateSubAccountDto, manager: Executor): Promise<CreatedSubAccountView> {
-    const problems = subAccountCrossFieldProblems(body);
-    if (problems.length > 0) throw Errors.invalidRequest(problems.join('; '));
     const master = await this.actingAccount(manager, actor);
     if (!isMaster(master)) throw AccountErrors.masterRequired();
     if (master.status !== 'ACTIVE') throw AccountErrors.notActive(master.status);
@@ -63,11 +72,11 @@ export class AccountService {
     return presentCreated(created, body.business_type ?? created.businessCode[0]);
   }
 
-  getAdditional(query: GetAdditionalDto): AdditionalDocument[] {
+  getAdditional(query: GetAdditionalPayload): AdditionalDocument[] {
     return additionalDocumentsFor(query.country, query.business_code);
   }
 
-  async resolveOnBehalfOf(actor: Actor, query: ResolveOnBehalfOfDto): Promise<ResolvedAccount> {
+  async resolveOnBehalfOf(actor: Actor, query: ResolveOnBehalfOfPayload): Promise<ResolvedAccount> {
     const [caller, target] = await Promise.all([
       this.accounts.findById(this.dataSource, actor.account_id),
       this.accounts.findById(this.dataSource, query.target_account_id),
@@ -81,7 +90,7 @@ export class AccountService {
   }
 
   /** The acting account as stored; a missing or closed one is refused like any unknown account. */
-  private async actingAccount(executor: Executor, actor: Actor): Promise<AccountEntity> {
+  private async actingAccount(executor: Executor, actor: Actor): Promise<Account> {
     const acting = await this.accounts.findById(executor, actor.account_id);
     if (!acting || !isListed(acting)) throw AccountErrors.notFound();
     return acting;

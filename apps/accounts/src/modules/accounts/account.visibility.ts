@@ -1,4 +1,4 @@
-import { AccountEntity, isMaster } from './account.entity';
+import { Account, isMaster } from './account.types';
 
 /**
  * Who may see or act for which account. The one rule set, shared by list, retrieve and the gateway's
@@ -10,14 +10,14 @@ import { AccountEntity, isMaster } from './account.entity';
  *   INACTIVE nor CLOSED.
  * Decided on the stored parent link, not on what the actor claims about itself.
  */
-type Node = Pick<AccountEntity, 'accountId' | 'parentAccountId'>;
+type Node = Pick<Account, 'accountId' | 'parentAccountId'>;
 
 export function canView(acting: Node, target: Node): boolean {
   if (target.accountId === acting.accountId) return true;
   return isMaster(acting) && target.parentAccountId === acting.accountId;
 }
 
-export function canActFor(caller: Node, target: Node & Pick<AccountEntity, 'status'>): boolean {
+export function canActFor(caller: Node, target: Node & Pick<Account, 'status'>): boolean {
   if (!isMaster(caller) || target.parentAccountId !== caller.accountId) return false;
   return target.status !== 'INACTIVE' && target.status !== 'CLOSED';
 }
@@ -30,6 +30,6 @@ export function listScopeOf(acting: Node): ListScope {
 }
 
 /** CLOSED accounts are reported as missing ("account not found or deactivated", spec 7.1). */
-export function isListed(account: Pick<AccountEntity, 'status'>): boolean {
+export function isListed(account: Pick<Account, 'status'>): boolean {
   return account.status !== 'CLOSED';
 }

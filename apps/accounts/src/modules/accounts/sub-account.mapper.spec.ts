@@ -1,23 +1,23 @@
 import { isUuidV4 } from '@paygrid/ids';
-import { validatePayload } from '@paygrid/contracts';
 import { companyBody, individualBody } from '../../test/fixtures';
-import { AccountEntity } from './account.entity';
-import { CompanyAccountView, IndividualAccountView, presentAccount, presentCreated } from './account.presenter';
-import { CreateSubAccountDto } from '@paygrid/contracts';
+import { Account } from './account.types';
+import { CompanyAccountView, CreateSubAccountDto, IndividualAccountView, validatePayload } from '@paygrid/contracts';
+import { presentAccount, presentCreated } from './account.presenter';
 import { toNewAccount } from './sub-account.mapper';
 
 const MASTER = '5a0d0b0c-0000-4000-8000-000000000001';
 
-function mapped(body: Record<string, unknown>): AccountEntity {
+function mapped(body: Record<string, unknown>): Account {
   const result = validatePayload(CreateSubAccountDto, body);
   if (!result.ok) throw new Error(result.problems.join('; '));
   const created = new Date('2026-02-01T10:00:00Z');
-  return Object.assign(new AccountEntity(), toNewAccount(result.value, MASTER), {
+  return {
+    ...toNewAccount(result.value, MASTER),
     shortReferenceId: 'P000123456',
     reviewDueAt: null,
     createdAt: created,
     updatedAt: created,
-  });
+  };
 }
 
 describe('toNewAccount and presentAccount', () => {

@@ -1,7 +1,9 @@
 import { uuidV4 } from '@paygrid/ids';
-import { Address, DocumentRef, JsonObject, Representative } from './account.entity';
+import { JsonObject, Representative } from './account.types';
 import { NewAccount } from './account.repository';
 import {
+  AccountAddress,
+  AccountDocument,
   AddressDto,
   BusinessDetailsDto,
   CompanyInfoDto,
@@ -108,7 +110,7 @@ function personDetails(person: IndividualInfoDto): JsonObject {
 /** The SDKs' address vocabulary (company, individual, representative, business) → the spec's. */
 type AddressParts = Pick<AddressDto, 'street_address' | 'apartment_suite_or_floor' | 'city' | 'state' | 'postal_code'>;
 
-function toAddress(address: AddressParts, country: string | undefined): Address {
+function toAddress(address: AddressParts, country: string | undefined): AccountAddress {
   return compact({
     line1: address.street_address,
     line2: address.apartment_suite_or_floor,
@@ -144,7 +146,7 @@ function toRepresentative(dto: RepresentativeDto): Representative {
   });
 }
 
-function companyDocuments(body: CreateSubAccountDto): DocumentRef[] {
+function companyDocuments(body: CreateSubAccountDto): AccountDocument[] {
   return [
     ...documentsOfType('CERTIFICATE_OF_INCORPORATION', body.company_info?.certification_of_incorporation),
     ...documentsOfType('SHAREHOLDER_REGISTER', body.ownership_details?.shareholder_docs),
@@ -153,7 +155,7 @@ function companyDocuments(body: CreateSubAccountDto): DocumentRef[] {
   ];
 }
 
-function individualDocuments(body: CreateSubAccountDto): DocumentRef[] {
+function individualDocuments(body: CreateSubAccountDto): AccountDocument[] {
   const proofs = body.proof_documents;
   return [
     ...identityDocuments(body),
@@ -167,19 +169,19 @@ function individualDocuments(body: CreateSubAccountDto): DocumentRef[] {
 }
 
 /** An identity document is one record with its front and back pages. */
-function identityDocuments(body: CreateSubAccountDto): DocumentRef[] {
+function identityDocuments(body: CreateSubAccountDto): AccountDocument[] {
   const identity = body.identity_verification;
   const [front, back] = identity?.identity_docs ?? [];
   if (!identity || front === undefined) return [];
   return [compact({ type: identity.identification_type, front, back })];
 }
 
-function additionalDocuments(body: CreateSubAccountDto): DocumentRef[] {
+function additionalDocuments(body: CreateSubAccountDto): AccountDocument[] {
   const docs = [...(body.additional_documents?.required_docs ?? []), ...(body.additional_documents?.option_docs ?? [])];
   return docs.map((doc) => ({ type: doc.profile_key, front: doc.doc_str }));
 }
 
-function documentsOfType(type: string, documents: string[] | undefined): DocumentRef[] {
+function documentsOfType(type: string, documents: string[] | undefined): AccountDocument[] {
   return (documents ?? []).map((front) => ({ type, front }));
 }
 

@@ -1,21 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import {
-  AccountCommands,
-  CommandEnvelope,
-  CreatedCredential,
-  CredentialView,
-  VerifiedCredential,
+  CreateCredentialPayload,
+  CredentialCommand,
+  ListCredentialsPayload,
+  RevokeCredentialPayload,
+  VerifyCredentialsPayload,
 } from '@paygrid/contracts';
-import { CommandHandler } from '@paygrid/platform';
-import { parsePayload } from '../../common/payload';
+import { HandleCommand, WriteContext } from '@paygrid/platform';
 import { CredentialService } from './credential.service';
-import {
-  CreateCredentialDto,
-  ListCredentialsDto,
-  RevokeCredentialDto,
-  VerifyCredentialsDto,
-} from './dto/credential-commands.dto';
 
 /**
  * The credential commands. They come with actor = null: verify from the gateway's token issuance
@@ -25,24 +17,24 @@ import {
 export class CredentialCommandHandlers {
   constructor(private readonly credentials: CredentialService) {}
 
-  @CommandHandler(AccountCommands.verifyCredentials)
-  verify(command: CommandEnvelope): Promise<VerifiedCredential> {
-    return this.credentials.verify(parsePayload(VerifyCredentialsDto, command));
+  @HandleCommand(CredentialCommand.verify)
+  verify(payload: VerifyCredentialsPayload) {
+    return this.credentials.verify(payload);
   }
 
-  /** Deliberately not `mutates`: see CredentialService.create (the reply holds the clear key). */
-  @CommandHandler(AccountCommands.createCredential)
-  create(command: CommandEnvelope): Promise<CreatedCredential> {
-    return this.credentials.create(parsePayload(CreateCredentialDto, command));
+  /** Not a mutating command on purpose: see CredentialCommand.create (the reply holds the clear key). */
+  @HandleCommand(CredentialCommand.create)
+  create(payload: CreateCredentialPayload) {
+    return this.credentials.create(payload);
   }
 
-  @CommandHandler(AccountCommands.listCredentials)
-  list(command: CommandEnvelope): Promise<CredentialView[]> {
-    return this.credentials.list(parsePayload(ListCredentialsDto, command));
+  @HandleCommand(CredentialCommand.list)
+  list(payload: ListCredentialsPayload) {
+    return this.credentials.list(payload);
   }
 
-  @CommandHandler(AccountCommands.revokeCredential, { mutates: true })
-  revoke(command: CommandEnvelope, manager: EntityManager): Promise<CredentialView> {
-    return this.credentials.revoke(parsePayload(RevokeCredentialDto, command), manager);
+  @HandleCommand(CredentialCommand.revoke)
+  revoke(payload: RevokeCredentialPayload, context: WriteContext) {
+    return this.credentials.revoke(payload, context.tx.manager);
   }
 }

@@ -1,8 +1,8 @@
 import { CreatedCredential, CredentialView } from '@paygrid/contracts';
-import { CredentialEntity } from './credential.entity';
+import { Credential } from './credential.types';
 
 /** Domain → wire for credentials. The hash never leaves the service; the key only in `presentCreated`. */
-export function presentCredential(credential: CredentialEntity): CredentialView {
+export function presentCredential(credential: Credential): CredentialView {
   return {
     key_id: credential.keyId,
     client_id: credential.clientId,
@@ -16,6 +16,6 @@ export function presentCredential(credential: CredentialEntity): CredentialView 
 }
 
 /** The one reply that carries the clear key: it is shown once and never stored. */
-export function presentCreated(credential: CredentialEntity, apiKey: string): CreatedCredential {
+export function presentCreated(credential: Credential, apiKey: string): CreatedCredential {
   return { ...presentCredential(credential), api_key: apiKey };
 }

@@ -3,7 +3,7 @@ import { Executor } from '@paygrid/platform';
 import { anAccount, refusalFrom } from '../../test/fixtures';
 import { AccountRepository } from '../accounts/account.repository';
 import { ApiKeyHasher } from './api-key.hasher';
-import { CredentialEntity } from './credential.entity';
+import { Credential } from './credential.types';
 import { CredentialRepository, CredentialWithAccount } from './credential.repository';
 import { CredentialService } from './credential.service';
 import { RevokedKeysSet } from './revoked-keys.set';
@@ -13,7 +13,7 @@ const API_KEY = 'sk_test_key_0123456789abcdefghij';
 const master = anAccount({ accountId: '10000000-0000-4000-8000-000000000000' });
 
 function aCredential(overrides: Partial<CredentialWithAccount> = {}): CredentialWithAccount {
-  return Object.assign(new CredentialEntity(), {
+  return {
     keyId: 'key_01TEST',
     clientId: 'cli_test',
     accountId: master.accountId,
@@ -25,7 +25,7 @@ function aCredential(overrides: Partial<CredentialWithAccount> = {}): Credential
     revokedAt: null,
     account: { shortReferenceId: 'P000000001', parentAccountId: null, businessCode: ['BANKING'], status: 'ACTIVE' },
     ...overrides,
-  }) as CredentialWithAccount;
+  };
 }
 
 function setup(credential: CredentialWithAccount | null, nodeEnv: 'development' | 'production' = 'development') {
@@ -148,9 +148,9 @@ describe('CredentialService.create', () => {
 
   it('stores only the hash and returns the clear key once', async () => {
     const { service, credentials } = setup(null);
-    credentials.insert.mockImplementation(async (_: Executor, row: CredentialEntity) => ({ ...row, createdAt: new Date(), revokedAt: null }));
+    credentials.insert.mockImplementation(async (_: Executor, row: Credential) => ({ ...row, createdAt: new Date(), revokedAt: null }));
     const created = await service.create({ account_id: master.accountId, permissions: ['sensitive_card_details'] });
-    const stored = credentials.insert.mock.calls[0][1] as CredentialEntity;
+    const stored = credentials.insert.mock.calls[0][1] as Credential;
     expect(created.api_key).toMatch(/^sk_/);
     expect(stored.keyHash).toBe(hasher.hash(created.api_key));
     expect(JSON.stringify(stored)).not.toContain(created.api_key);

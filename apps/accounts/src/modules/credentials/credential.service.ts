@@ -2,23 +2,26 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
   AccountEvents,
+  CreateCredentialPayload,
   CreatedCredential,
   CredentialView,
   EventTopics,
+  ListCredentialsPayload,
+  RevokeCredentialPayload,
   VerifiedCredential,
+  VerifyCredentialsPayload,
 } from '@paygrid/contracts';
 import { appendToOutbox, Executor, ipAllowed, isValidAllowlistEntry } from '@paygrid/platform';
 import { newId } from '@paygrid/ids';
 import { ACCOUNTS_CONFIG, AccountsConfig } from '../../config';
 import { AccountErrors } from '../accounts/account.errors';
-import { AccountEntity, masterIdOf } from '../accounts/account.entity';
+import { Account, masterIdOf } from '../accounts/account.types';
 import { AccountRepository } from '../accounts/account.repository';
 import { ApiKeyHasher, newApiKey, newClientId } from './api-key.hasher';
-import { CredentialEntity } from './credential.entity';
+import { Credential } from './credential.types';
 import { CredentialErrors } from './credential.errors';
 import { presentCreated, presentCredential } from './credential.presenter';
 import { CredentialRepository } from './credential.repository';
-import { CreateCredentialDto, ListCredentialsDto, RevokeCredentialDto, VerifyCredentialsDto } from './dto/credential-commands.dto';
 import { RevokedKeysSet } from './revoked-keys.set';
 
 /**
@@ -50,7 +53,7 @@ export class CredentialService {
   ) {}
 
   /** Order matters: nothing but "invalid" is said until the key itself has been proven. */
-  async verify(request: VerifyCredentialsDto): Promise<VerifiedCredential> {
+  async verify(request: VerifyCredentialsPayload): Promise<VerifiedCredential> {
     const credential = await this.credentials.findByClientIdWithAccount(this.dataSource, request.client_id);
     const keyMatches = this.hasher.matches(request.api_key, credential?.keyHash ?? null);
     if (!credential || !keyMatches) throw CredentialErrors.invalidCredentials();
@@ -76,7 +79,7 @@ export class CredentialService {
    * reply holds the clear key, which must exist nowhere after it is shown. A repeated create therefore
    * issues a second key; an operator revokes whichever is not used.
    */
-  async create(request: CreateCredentialDto): Promise<CreatedCredential> {
+  async create(request: CreateCredentialPayload): Promise<CreatedCredential> {
     const chosen = request.client_id !== undefined || request.api_key !== undefined;
     if (chosen && this.config.NODE_ENV === 'production') throw CredentialErrors.chosenSecretsInProduction();
     const ipAllowlist = this.checkedAllowlist(request.ip_allowlist ?? []);
@@ -98,7 +101,7 @@ export class CredentialService {
     });
   }
 
-  async list(request: ListCredentialsDto): Promise<CredentialView[]> {
+  async list(request: ListCredentialsPayload): Promise<CredentialView[]> {
     const found = await this.credentials.list(this.dataSource, request.account_id);
     return found.map(presentCredential);
   }
@@ -108,7 +111,7 @@ export class CredentialService {
    * transaction commits: if the commit then fails, the key is refused a little early (the operator
    * sees the error and repeats), never accepted after the operator was told it is revoked.
    */
-  async revoke(request: RevokeCredentialDto, manager: Executor): Promise<CredentialView> {
+  async revoke(request: RevokeCredentialPayload, manager: Executor): Promise<CredentialView> {
     if ((request.key_id === undefined) === (request.client_id === undefined)) throw CredentialErrors.revokeTarget();
     const ref = { keyId: request.key_id, clientId: request.client_id };
     const revoked = await this.credentials.revoke(manager, ref);
@@ -165,7 +168,7 @@ export class CredentialService {
     return [...new Set(trimmed)];
   }
 
-  private async liveAccount(executor: Executor, accountId: string): Promise<AccountEntity> {
+  private async liveAccount(executor: Executor, accountId: string): Promise<Account> {
     const account = await this.accounts.findById(executor, accountId);
     if (!account || account.status === 'CLOSED') throw AccountErrors.notFound();
     return account;
@@ -174,8 +177,8 @@ export class CredentialService {
   /** A chosen client id that is taken is refused; a random one is drawn again. */
   private async insertWithFreshClientId(
     executor: Executor,
-    credential: Omit<CredentialEntity, 'clientId' | 'createdAt' | 'revokedAt'> & { clientId?: string },
-  ): Promise<CredentialEntity> {
+    credential: Omit<Credential, 'clientId' | 'createdAt' | 'revokedAt'> & { clientId?: string },
+  ): Promise<Credential> {
     for (let attempt = 1; attempt <= CLIENT_ID_ATTEMPTS; attempt += 1) {
       const inserted = await this.credentials.insert(executor, { ...credential, clientId: credential.clientId ?? newClientId() });
       if (inserted) return inserted;
@@ -187,8 +190,8 @@ export class CredentialService {
   private async recordEvent(
     executor: Executor,
     eventName: (typeof AccountEvents)['credentialCreated' | 'credentialRevoked'],
-    credential: CredentialEntity,
-    account: AccountEntity,
+    credential: Credential,
+    account: Account,
   ): Promise<void> {
     await appendToOutbox(executor, {
       topic: EventTopics.accounts,

@@ -1,20 +1,22 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
-import { AccountCommands, CreateSubAccountDto, subAccountCrossFieldProblems } from '@paygrid/contracts';
-import { Errors } from '@paygrid/platform';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import {
+  AccountCommand,
+  CreateSubAccountDto,
+  GetAdditionalPayload,
+  ListAccountsPayload,
+  RetrieveAccountQuery,
+} from '@paygrid/contracts';
 import type { AuthenticatedRequest } from '../../common/authenticated-request';
 import { ServiceCalls } from '../commands/service-calls';
 import { ApiTags } from '@nestjs/swagger';
 import { EXAMPLES } from '../api-reference/api-examples';
 import { ApiRoute } from '../api-reference/api-route.decorator';
-import {
-  AccountIdParam,
-  GetAdditionalQuery,
-  ListAccountsQuery,
-  RetrieveAccountQuery,
-} from './dto/accounts.dto';
+import { AccountIdParam } from './dto/accounts.dto';
 
-/** Connected accounts (spec 4.8–4.10): thin routes; the accounts service decides visibility. */
+/**
+ * Connected accounts (spec 4.8–4.10): one line per route; the bodies and queries are the commands'
+ * payload classes (libs/contracts), and the accounts service decides visibility.
+ */
 @Controller('v1/accounts')
 @ApiTags('Accounts')
 export class AccountsController {
@@ -25,14 +27,11 @@ export class AccountsController {
     kind: 'query',
     summary: 'List connected accounts',
     description: 'A master sees itself and its sub-accounts; a sub-account sees only itself.',
-    query: ListAccountsQuery,
-    result: AccountCommands.list,
+    query: ListAccountsPayload,
+    result: AccountCommand.list.type,
   })
-  list(@Req() request: AuthenticatedRequest, @Query() query: ListAccountsQuery) {
-    return this.services.query(request, 'accounts', AccountCommands.list, {
-      page_size: query.page_size,
-      page_number: query.page_number,
-    });
+  list(@Req() request: AuthenticatedRequest, @Query() query: ListAccountsPayload) {
+    return this.services.execute(request, AccountCommand.list, query);
   }
 
   @Get('get_additional')
@@ -40,15 +39,12 @@ export class AccountsController {
     kind: 'query',
     summary: 'Additional documents required for a country',
     description: 'A bare array of {profile_key, profile_name, profile_option} (1 = required).',
-    query: GetAdditionalQuery,
-    result: AccountCommands.getAdditional,
+    query: GetAdditionalPayload,
+    result: AccountCommand.getAdditional.type,
     responseExample: EXAMPLES.additionalDocuments,
   })
-  getAdditional(@Req() request: AuthenticatedRequest, @Query() query: GetAdditionalQuery) {
-    return this.services.query(request, 'accounts', AccountCommands.getAdditional, {
-      country: query.country,
-      business_code: query.business_code,
-    });
+  getAdditional(@Req() request: AuthenticatedRequest, @Query() query: GetAdditionalPayload) {
+    return this.services.execute(request, AccountCommand.getAdditional, query);
   }
 
   @Get(':id')
@@ -58,16 +54,16 @@ export class AccountsController {
     description: 'Another account is reported exactly as a missing one (account_not_found).',
     params: AccountIdParam,
     query: RetrieveAccountQuery,
-    result: AccountCommands.retrieve,
+    result: AccountCommand.retrieve.type,
   })
   retrieve(
     @Req() request: AuthenticatedRequest,
     @Param() params: AccountIdParam,
     @Query() query: RetrieveAccountQuery,
   ) {
-    return this.services.query(request, 'accounts', AccountCommands.retrieve, {
+    return this.services.execute(request, AccountCommand.retrieve, {
+      ...query,
       account_id: params.id.toLowerCase(),
-      business_code: query.business_code,
     });
   }
 
@@ -79,18 +75,11 @@ export class AccountsController {
     description:
       'Starts PROCESSING/PENDING; the sandbox review approves it shortly after (a name containing REJECT is rejected).',
     body: CreateSubAccountDto,
-    result: AccountCommands.createSubAccount,
+    result: AccountCommand.createSubAccount.type,
     requestExample: EXAMPLES.createSubAccount,
     responseExample: EXAMPLES.createdSubAccount,
   })
-  create(
-    @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-    @Body() body: CreateSubAccountDto,
-  ) {
-    // Refused here, before idempotency: a request rejected by validation stores nothing (decisions §3).
-    const problems = subAccountCrossFieldProblems(body);
-    if (problems.length > 0) throw Errors.invalidRequest(problems.join('; '));
-    return this.services.mutate(request, reply, 'accounts', AccountCommands.createSubAccount, request.body);
+  create(@Req() request: AuthenticatedRequest, @Body() body: CreateSubAccountDto) {
+    return this.services.execute(request, AccountCommand.createSubAccount, body);
   }
 }

@@ -1,6 +1,6 @@
 import { Parser } from '@asyncapi/parser';
 import {
-  AccountCommands,
+  AccountCommand,
   AccountEvents,
   AcquiringCommands,
   AcquiringEvents,
@@ -8,7 +8,8 @@ import {
   EVENT_ENVELOPE_VERSION,
   EventTopics,
   replyTopicOf,
-  WebhookCommands,
+  WebhookCommand,
+  CredentialCommand,
   WebhookEvents,
 } from '@paygrid/contracts';
 import { DocumentSchemas } from '@paygrid/testing';
@@ -32,14 +33,21 @@ describe('AsyncAPI document', () => {
   it('has every topic of the platform', () => {
     const addresses = Object.values(document.channels).map((channel) => channel.address).sort();
     const topics = Object.values(CommandTopics).flatMap((topic) => [topic, replyTopicOf(topic)]);
-    expect(addresses).toEqual([...topics, ...Object.values(EventTopics)].sort());
+    expect(addresses).toEqual([...topics, ...Object.values(EventTopics)].map((topic) => `{stack}.${topic}`).sort());
   });
 
   it('has every command on its family topic, each with its reply', () => {
-    const families = { accounts: AccountCommands, acquiring: AcquiringCommands, webhooks: WebhookCommands };
+    const families = {
+      accounts: [AccountCommand, CredentialCommand],
+      acquiring: [AcquiringCommands],
+      webhooks: [WebhookCommand],
+    };
     for (const [family, commands] of Object.entries(families)) {
       const names = channelNames({ family: family as keyof typeof families });
-      for (const type of [...Object.values(commands), 'system.ping']) {
+      const types = commands.flatMap((map) =>
+        Object.values(map as Record<string, string | { type: string }>).map((entry) => (typeof entry === 'string' ? entry : entry.type)),
+      );
+      for (const type of [...types, 'system.ping']) {
         expect({ type, command: document.channels[names.commands].messages[type] }).toEqual({ type, command: { $ref: `#/components/messages/${type}` } });
         expect({ type, reply: document.channels[names.replies].messages[`${type}.reply`] }).toEqual({
           type,

@@ -149,12 +149,25 @@ export function channelNames(family: Pick<BusFamily, 'family'>) {
   };
 }
 
-function channel(address: string, partitions: Map<string, number>, description: string) {
+/**
+ * A topic's address is its logical name under the stack's prefix (KAFKA_PREFIX), a channel parameter:
+ * `{stack}.acquiring.commands` is `paygrid.acquiring.commands` on a default deployment.
+ */
+export const STACK_PARAMETER = '{stack}';
+
+export function topicAddress(address: string, stack: string): string {
+  return address.replace(STACK_PARAMETER, stack);
+}
+
+function channel(logicalTopic: string, partitions: Map<string, number>, description: string) {
   return {
-    address,
+    address: `${STACK_PARAMETER}.${logicalTopic}`,
     description,
+    parameters: {
+      stack: { description: 'The stack prefix of every topic (KAFKA_PREFIX).', default: 'paygrid' },
+    },
     messages: {} as Record<string, JsonSchema>,
-    bindings: { kafka: { topic: address, partitions: partitions.get(address), bindingVersion: KAFKA_BINDING_VERSION } },
+    bindings: { kafka: { partitions: partitions.get(logicalTopic), bindingVersion: KAFKA_BINDING_VERSION } },
   };
 }
 

@@ -1,5 +1,5 @@
 import {
-  AccountCommands,
+  AccountCommand,
   AccountEvents,
   AccountPage,
   AccountView,
@@ -13,11 +13,13 @@ import {
   BankAccountView,
   CancelIntentPayload,
   CaptureIntentPayload,
+  CommandDefinition,
   CommandFamily,
   CommandTopics,
   ConfirmIntentPayload,
   CreateCredentialPayload,
   CreatedCredential,
+  CredentialCommand,
   CreatedSubAccountView,
   CreatedWebhookEndpointView,
   CreateBankAccountPayload,
@@ -51,7 +53,7 @@ import {
   Page,
   PaymentAttemptView,
   PaymentIntentView,
-  PayoutCommands,
+  PayoutCommand,
   PayoutEvents,
   PayoutIdPayload,
   PayoutView,
@@ -75,7 +77,7 @@ import {
   VerifiedCredential,
   VerifyCredentialsPayload,
   WebhookAttemptView,
-  WebhookCommands,
+  WebhookCommand,
   WebhookDeliveryDetailView,
   WebhookDeliveryRef,
   WebhookDeliveryView,
@@ -187,17 +189,25 @@ export interface BusEventShapes {
   'webhook.endpoint.disabled': { category: 'OPERATIONS'; data: WebhookEndpointDisabledData };
 }
 
-/** Which maps of libs/contracts belong to which family (topic pair). */
+/**
+ * Which maps of libs/contracts belong to which family (topic pair). A family's commands are one or more
+ * maps of command declarations (defineCommand) or, until a family has moved to them, bare type strings.
+ */
 const FAMILIES = {
-  accounts: { commands: AccountCommands, events: AccountEvents },
-  acquiring: { commands: AcquiringCommands, events: AcquiringEvents },
-  payouts: { commands: PayoutCommands, events: PayoutEvents },
-  issuing: { commands: {}, events: {} },
-  webhooks: { commands: WebhookCommands, events: WebhookEvents },
-} as const satisfies Record<CommandFamily, { commands: object; events: object }>;
+  accounts: { commands: [AccountCommand, CredentialCommand], events: AccountEvents },
+  acquiring: { commands: [AcquiringCommands], events: AcquiringEvents },
+  payouts: { commands: [PayoutCommand], events: PayoutEvents },
+  issuing: { commands: [], events: {} },
+  webhooks: { commands: [WebhookCommand], events: WebhookEvents },
+} as const satisfies Record<CommandFamily, { commands: readonly object[]; events: object }>;
 
 type ValuesOf<T> = T[keyof T];
-type DeclaredCommand = ValuesOf<{ [F in CommandFamily]: ValuesOf<(typeof FAMILIES)[F]['commands']> }> | typeof PING_COMMAND;
+/** The values of each map in a union of maps (keyof a union would keep only the shared keys). */
+type ValuesOfEach<M> = M extends object ? ValuesOf<M> : never;
+type CommandTypeOf<V> = V extends string ? V : V extends CommandDefinition<object, unknown, boolean, infer T> ? T : never;
+type DeclaredCommand =
+  | CommandTypeOf<ValuesOf<{ [F in CommandFamily]: ValuesOfEach<(typeof FAMILIES)[F]['commands'][number]> }>>
+  | typeof PING_COMMAND;
 type DeclaredEvent = ValuesOf<{ [F in CommandFamily]: ValuesOf<(typeof FAMILIES)[F]['events']> }>;
 /** `true` only when the two key sets are equal: a command or event missing on either side fails to compile. */
 type SameKeys<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? true : false;
@@ -226,8 +236,15 @@ export function readBusCatalogue(): BusCatalogue {
     commandTopic: CommandTopics[family],
     replyTopic: replyTopicOf(CommandTopics[family]),
     eventTopic: EventTopics[family],
-    commands: [PING_COMMAND, ...Object.values(FAMILIES[family].commands)] as (keyof BusCommandShapes)[],
+    commands: [
+      PING_COMMAND,
+      ...FAMILIES[family].commands.flatMap((map: object) => Object.values(map).map(commandTypeOf)),
+    ] as (keyof BusCommandShapes)[],
     events: Object.values(FAMILIES[family].events) as (keyof BusEventShapes)[],
   }));
   return { eventEnvelopeVersion: EVENT_ENVELOPE_VERSION, families };
+}
+
+function commandTypeOf(entry: string | CommandDefinition): string {
+  return typeof entry === 'string' ? entry : entry.type;
 }

@@ -3,6 +3,7 @@ import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { IS_IP, IS_ISO31661_ALPHA_2, IS_ISO4217_CURRENCY_CODE } from 'class-validator';
 import { targetConstructorToSchema, validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import type { IOptions } from 'class-validator-jsonschema/build/options';
+import { CROSS_FIELD_RULES } from '@paygrid/contracts';
 import { JsonSchema, SCHEMA_POINTER } from './json-schema';
 
 /**
@@ -24,6 +25,8 @@ const OPTIONS: Partial<IOptions> = {
     [IS_ISO4217_CURRENCY_CODE]: { type: 'string', pattern: '^[A-Z]{3}$' },
     isStringMap: { type: 'object', additionalProperties: { type: 'string' } },
     isDateOnly: { type: 'string', format: 'date' },
+    // Rules across fields (libs/contracts CrossFieldRules) say nothing a one-field schema can hold.
+    [CROSS_FIELD_RULES]: {},
   },
 };
 

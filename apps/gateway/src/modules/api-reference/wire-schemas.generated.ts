@@ -25,7 +25,40 @@ export const WIRE_SCHEMAS = {
         "type": "string"
       }
     },
+    "additionalProperties": false,
+    "description": "The Account object of spec 2.10 (list item, retrieve response, and the `data` of account events). Two variants share the common fields: COMPANY adds business_details and the company addresses and representatives; INDIVIDUAL adds person_details and residential_address (the spec does not show that variant; we follow the SDKs' legacy individual create, wire-compat 10.4). Deliberate wire spellings: representatives carry `other_doucments` (the spec's), and the nickname is sent both as `nickname` and as the SDK's `nick_name`."
+  },
+  "AccountContactDetails": {
+    "type": "object",
+    "properties": {
+      "email": {
+        "type": "string"
+      },
+      "phone": {
+        "type": "string"
+      }
+    },
     "additionalProperties": false
+  },
+  "AccountDocument": {
+    "type": "object",
+    "properties": {
+      "type": {
+        "type": "string"
+      },
+      "front": {
+        "type": "string"
+      },
+      "back": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type",
+      "front"
+    ],
+    "additionalProperties": false,
+    "description": "A document reference; `front`/`back` are what the client uploaded (file ids or data)."
   },
   "AccountPage": {
     "type": "object",
@@ -745,18 +778,19 @@ export const WIRE_SCHEMAS = {
         "description": "Empty unless a review was not approved."
       },
       "contact_details": {
-        "$ref": "#/components/schemas/ContactDetails"
+        "$ref": "#/components/schemas/AccountContactDetails"
       },
       "documents": {
         "type": "array",
         "items": {
-          "$ref": "#/components/schemas/DocumentRef"
+          "$ref": "#/components/schemas/AccountDocument"
         }
       },
       "tos_acceptance": {
         "anyOf": [
           {
-            "$ref": "#/components/schemas/JsonObject"
+            "type": "object",
+            "additionalProperties": {}
           },
           {
             "type": "null"
@@ -770,7 +804,8 @@ export const WIRE_SCHEMAS = {
         "type": "string"
       },
       "business_details": {
-        "$ref": "#/components/schemas/JsonObject"
+        "type": "object",
+        "additionalProperties": {}
       },
       "registration_address": {
         "anyOf": [
@@ -901,18 +936,6 @@ export const WIRE_SCHEMAS = {
       "payment_intent_id"
     ]
   },
-  "ContactDetails": {
-    "type": "object",
-    "properties": {
-      "email": {
-        "type": "string"
-      },
-      "phone": {
-        "type": "string"
-      }
-    },
-    "additionalProperties": false
-  },
   "CreateBankAccountPayload": {
     "type": "object",
     "additionalProperties": false,
@@ -979,10 +1002,11 @@ export const WIRE_SCHEMAS = {
       },
       "client_id": {
         "type": "string",
-        "description": "Sandbox seed only: use this client id and key instead of random ones."
+        "description": "Sandbox only (refused in production): a chosen client id instead of a random one."
       },
       "api_key": {
-        "type": "string"
+        "type": "string",
+        "description": "Sandbox only (refused in production): a chosen key instead of a random one."
       }
     },
     "required": [
@@ -1284,7 +1308,8 @@ export const WIRE_SCHEMAS = {
         }
       },
       "entity_type": {
-        "$ref": "#/components/schemas/EntityType"
+        "$ref": "#/components/schemas/EntityType",
+        "description": "The variant rules (subAccountCrossFieldProblems) hinge on the entity type."
       },
       "nickname": {
         "type": "string"
@@ -1355,7 +1380,8 @@ export const WIRE_SCHEMAS = {
     "required": [
       "url"
     ],
-    "additionalProperties": false
+    "additionalProperties": false,
+    "description": "`POST /v1/webhooks/endpoints`."
   },
   "CredentialPermission": {
     "type": "string",
@@ -1509,26 +1535,6 @@ export const WIRE_SCHEMAS = {
       "deleted"
     ],
     "additionalProperties": false
-  },
-  "DocumentRef": {
-    "type": "object",
-    "properties": {
-      "type": {
-        "type": "string"
-      },
-      "front": {
-        "type": "string"
-      },
-      "back": {
-        "type": "string"
-      }
-    },
-    "required": [
-      "type",
-      "front"
-    ],
-    "additionalProperties": false,
-    "description": "A document reference; `front`/`back` are what the client uploaded (file ids or data)."
   },
   "DomainEvent": {
     "type": "object",
@@ -1730,7 +1736,8 @@ export const WIRE_SCHEMAS = {
       "country",
       "business_code"
     ],
-    "additionalProperties": false
+    "additionalProperties": false,
+    "description": "`GET /v1/accounts/get_additional` (spec 4.10). Upper case only: the document table is keyed so."
   },
   "HostedConfirmPayload": {
     "type": "object",
@@ -1933,18 +1940,19 @@ export const WIRE_SCHEMAS = {
         "description": "Empty unless a review was not approved."
       },
       "contact_details": {
-        "$ref": "#/components/schemas/ContactDetails"
+        "$ref": "#/components/schemas/AccountContactDetails"
       },
       "documents": {
         "type": "array",
         "items": {
-          "$ref": "#/components/schemas/DocumentRef"
+          "$ref": "#/components/schemas/AccountDocument"
         }
       },
       "tos_acceptance": {
         "anyOf": [
           {
-            "$ref": "#/components/schemas/JsonObject"
+            "type": "object",
+            "additionalProperties": {}
           },
           {
             "type": "null"
@@ -1958,7 +1966,8 @@ export const WIRE_SCHEMAS = {
         "type": "string"
       },
       "person_details": {
-        "$ref": "#/components/schemas/JsonObject"
+        "type": "object",
+        "additionalProperties": {}
       },
       "residential_address": {
         "anyOf": [
@@ -2129,11 +2138,6 @@ export const WIRE_SCHEMAS = {
     "additionalProperties": false,
     "description": "The answer of POST /v1/connect/token (wire-compat §2)."
   },
-  "JsonObject": {
-    "type": "object",
-    "additionalProperties": {},
-    "description": "A free-form JSON object, stored and served whole."
-  },
   "LedgerAuditAccount": {
     "type": "object",
     "properties": {
@@ -2199,6 +2203,7 @@ export const WIRE_SCHEMAS = {
   },
   "ListAccountsPayload": {
     "type": "object",
+    "additionalProperties": false,
     "properties": {
       "page_size": {
         "type": "number"
@@ -2208,10 +2213,10 @@ export const WIRE_SCHEMAS = {
       }
     },
     "required": [
-      "page_size",
-      "page_number"
+      "page_number",
+      "page_size"
     ],
-    "additionalProperties": false
+    "description": "`GET /v1/accounts` (spec 4.8)."
   },
   "ListAttemptsPayload": {
     "type": "object",
@@ -2399,14 +2404,14 @@ export const WIRE_SCHEMAS = {
       },
       "account_id": {
         "type": "string",
-        "description": "Operators only: one account's deliveries."
+        "description": "Operators only (merchants see their own account whatever they send)."
       }
     },
+    "additionalProperties": false,
     "required": [
-      "page_size",
-      "page_number"
-    ],
-    "additionalProperties": false
+      "page_number",
+      "page_size"
+    ]
   },
   "ListWebhookEndpointsPayload": {
     "type": "object",
@@ -2418,35 +2423,36 @@ export const WIRE_SCHEMAS = {
         "type": "number"
       },
       "account_id": {
-        "type": "string",
-        "description": "Operators only: one account's endpoints."
+        "type": "string"
       }
     },
+    "additionalProperties": false,
     "required": [
-      "page_size",
-      "page_number"
+      "page_number",
+      "page_size"
     ],
-    "additionalProperties": false
+    "description": "`GET /v1/webhooks/endpoints` is the page alone; operators may ask for one account's."
   },
   "ListWebhookEventAttemptsPayload": {
     "type": "object",
     "properties": {
-      "event_id": {
-        "type": "string"
-      },
       "page_size": {
         "type": "number"
       },
       "page_number": {
         "type": "number"
+      },
+      "event_id": {
+        "type": "string"
       }
     },
     "required": [
       "event_id",
-      "page_size",
-      "page_number"
+      "page_number",
+      "page_size"
     ],
-    "additionalProperties": false
+    "additionalProperties": false,
+    "description": "`GET /v1/webhooks/events/{id}/attempts`: the page, and the event from the path."
   },
   "MaskedCard": {
     "type": "object",
@@ -3224,12 +3230,12 @@ export const WIRE_SCHEMAS = {
   "ReplayWebhookEndpointPayload": {
     "type": "object",
     "properties": {
-      "endpoint_id": {
-        "type": "string"
-      },
       "since": {
         "type": "string",
-        "description": "ISO 8601: failed deliveries created at or after this time are sent again."
+        "description": "Failed deliveries created at or after this time are sent again."
+      },
+      "endpoint_id": {
+        "type": "string"
       }
     },
     "required": [
@@ -3460,7 +3466,7 @@ export const WIRE_SCHEMAS = {
       "other_doucments": {
         "type": "array",
         "items": {
-          "$ref": "#/components/schemas/DocumentRef"
+          "$ref": "#/components/schemas/AccountDocument"
         }
       }
     },
@@ -3508,21 +3514,21 @@ export const WIRE_SCHEMAS = {
     "required": [
       "target_account_id"
     ],
-    "additionalProperties": false
+    "additionalProperties": false,
+    "description": "The gateway's `x-on-behalf-of`: may the actor act for this account?"
   },
   "RetrieveAccountPayload": {
     "type": "object",
     "properties": {
-      "account_id": {
-        "type": "string"
-      },
       "business_code": {
         "$ref": "#/components/schemas/BusinessCode"
+      },
+      "account_id": {
+        "type": "string"
       }
     },
     "required": [
-      "account_id",
-      "business_code"
+      "account_id"
     ],
     "additionalProperties": false
   },
@@ -3536,7 +3542,8 @@ export const WIRE_SCHEMAS = {
         "type": "string"
       }
     },
-    "additionalProperties": false
+    "additionalProperties": false,
+    "description": "Exactly one of the two (the service says so when both or neither are given)."
   },
   "RotatedWebhookSecretView": {
     "type": "object",
@@ -3562,18 +3569,18 @@ export const WIRE_SCHEMAS = {
   "RotateWebhookSecretPayload": {
     "type": "object",
     "properties": {
-      "endpoint_id": {
-        "type": "string"
-      },
       "overlap_seconds": {
         "type": "number",
         "description": "How long the previous secret keeps signing (default from the dispatcher's configuration)."
+      },
+      "endpoint_id": {
+        "type": "string"
       }
     },
-    "additionalProperties": false,
     "required": [
       "endpoint_id"
-    ]
+    ],
+    "additionalProperties": false
   },
   "SavedCardView": {
     "type": "object",
@@ -3952,8 +3959,7 @@ export const WIRE_SCHEMAS = {
         "type": "string"
       },
       "ip": {
-        "type": "string",
-        "description": "The caller's IP as the gateway saw it; checked against the key's allow-list."
+        "type": "string"
       }
     },
     "required": [
@@ -3961,7 +3967,8 @@ export const WIRE_SCHEMAS = {
       "api_key",
       "ip"
     ],
-    "additionalProperties": false
+    "additionalProperties": false,
+    "description": "Token issuance: client id + API key, and the caller's IP as the gateway saw it (the allow-list)."
   },
   "WebhookAttemptTrigger": {
     "type": "string",

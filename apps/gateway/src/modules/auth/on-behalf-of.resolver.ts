@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AccountCommands, ResolvedAccount } from '@paygrid/contracts';
+import { AccountCommand, ResolvedAccount } from '@paygrid/contracts';
 import { CommandBus, Errors } from '@paygrid/platform';
 import { COMMAND_BUS } from '../commands/command-bus.provider';
 
@@ -38,9 +38,8 @@ export class OnBehalfOfResolver {
     const cacheKey = `${caller.accountId}:${target.toLowerCase()}`;
     const cached = this.cache.get(cacheKey);
     if (cached && cached.expiresAt > Date.now()) return cached.account;
-    const account = await this.bus.send<ResolvedAccount>(
-      'accounts',
-      AccountCommands.resolveOnBehalfOf,
+    const account = await this.bus.execute(
+      AccountCommand.resolveOnBehalfOf,
       { target_account_id: target.toLowerCase() },
       {
         actor: {

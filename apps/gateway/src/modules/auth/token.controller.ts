@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { AccountCommands, VerifiedCredential } from '@paygrid/contracts';
+import { CredentialCommand } from '@paygrid/contracts';
 import { CommandBus, Errors } from '@paygrid/platform';
 import { COMMAND_BUS } from '../commands/command-bus.provider';
 import { correlationOf } from '../commands/service-calls';
@@ -39,9 +39,8 @@ export class TokenController {
     if (!clientId || !apiKey) throw Errors.unauthorized('x-client-id and x-api-key headers are required');
     if (clientId.length > 128 || apiKey.length > 256)
       throw Errors.unauthorized('Invalid client id or API key');
-    const credential = await this.bus.send<VerifiedCredential>(
-      'accounts',
-      AccountCommands.verifyCredentials,
+    const credential = await this.bus.execute(
+      CredentialCommand.verify,
       { client_id: clientId, api_key: apiKey, ip: request.ip },
       { actor: null, key: clientId, correlationId: correlationOf(request) },
     );

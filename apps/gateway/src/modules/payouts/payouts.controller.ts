@@ -9,7 +9,6 @@ import {
   ListBankAccountsPayload,
   ListPayoutsPayload,
   PayoutCommand,
-  PayoutCommands,
   PayoutIdPayload,
   UpdateBankAccountBody,
 } from '@paygrid/contracts';
@@ -37,7 +36,7 @@ export class PayoutsController {
     summary: 'Create a settlement bank account',
     description: 'One per currency. bank_code_type and bank_code_value as spec 4.3 requires for the currency and bank country; bank_branch_code for CAD.',
     body: CreateBankAccountPayload,
-    result: PayoutCommands.createBankAccount,
+    result: PayoutCommand.createBankAccount.type,
     requestExample: PAYOUT_EXAMPLES.createBankAccount,
     responseExample: PAYOUT_EXAMPLES.bankAccount,
   })
@@ -46,13 +45,13 @@ export class PayoutsController {
   }
 
   @Get('bankaccount')
-  @ApiRoute({ kind: 'query', summary: 'List settlement bank accounts', query: ListBankAccountsPayload, result: PayoutCommands.listBankAccounts })
+  @ApiRoute({ kind: 'query', summary: 'List settlement bank accounts', query: ListBankAccountsPayload, result: PayoutCommand.listBankAccounts.type })
   listBankAccounts(@Req() request: AuthenticatedRequest, @Query() query: ListBankAccountsPayload) {
     return this.services.execute(request, PayoutCommand.listBankAccounts, query);
   }
 
   @Get('bankaccount/:id')
-  @ApiRoute({ kind: 'query', summary: 'Retrieve a settlement bank account', params: BankAccountIdPayload, result: PayoutCommands.retrieveBankAccount })
+  @ApiRoute({ kind: 'query', summary: 'Retrieve a settlement bank account', params: BankAccountIdPayload, result: PayoutCommand.retrieveBankAccount.type })
   retrieveBankAccount(@Req() request: AuthenticatedRequest, @Param() params: BankAccountIdPayload) {
     return this.services.execute(request, PayoutCommand.retrieveBankAccount, params);
   }
@@ -65,7 +64,7 @@ export class PayoutsController {
     description: "The rules of spec 4.3 apply with the account's own currency.",
     params: BankAccountIdPayload,
     body: UpdateBankAccountBody,
-    result: PayoutCommands.updateBankAccount,
+    result: PayoutCommand.updateBankAccount.type,
   })
   updateBankAccount(@Req() request: AuthenticatedRequest, @Param() params: BankAccountIdPayload, @Body() body: UpdateBankAccountBody) {
     return this.services.execute(request, PayoutCommand.updateBankAccount, { ...body, id: params.id });
@@ -79,7 +78,7 @@ export class PayoutsController {
     description:
       'Reserves the amount from the available balance at once (refused above it, `account_balance_error`); to the settlement bank account of the currency, or internally with payout_account_id. Sandbox: an amount ending in .13 fails and is refunded.',
     body: CreatePayoutPayload,
-    result: PayoutCommands.createPayout,
+    result: PayoutCommand.createPayout.type,
     requestExample: PAYOUT_EXAMPLES.createPayout,
     responseExample: PAYOUT_EXAMPLES.payout,
   })
@@ -88,19 +87,19 @@ export class PayoutsController {
   }
 
   @Get(['payout', 'payouts'])
-  @ApiRoute({ kind: 'query', summary: 'List payouts', query: ListPayoutsPayload, result: PayoutCommands.listPayouts })
+  @ApiRoute({ kind: 'query', summary: 'List payouts', query: ListPayoutsPayload, result: PayoutCommand.listPayouts.type })
   listPayouts(@Req() request: AuthenticatedRequest, @Query() query: ListPayoutsPayload) {
     return this.services.execute(request, PayoutCommand.listPayouts, query);
   }
 
   @Get(['payout/:id', 'payouts/:id'])
-  @ApiRoute({ kind: 'query', summary: 'Retrieve a payout', params: PayoutIdPayload, result: PayoutCommands.retrievePayout })
+  @ApiRoute({ kind: 'query', summary: 'Retrieve a payout', params: PayoutIdPayload, result: PayoutCommand.retrievePayout.type })
   retrievePayout(@Req() request: AuthenticatedRequest, @Param() params: PayoutIdPayload) {
     return this.services.execute(request, PayoutCommand.retrievePayout, params);
   }
 
   @Get('balances')
-  @ApiRoute({ kind: 'query', summary: 'List payment balances', description: 'Every currency the account holds.', query: ListBalancesPayload, result: PayoutCommands.listBalances })
+  @ApiRoute({ kind: 'query', summary: 'List payment balances', description: 'Every currency the account holds.', query: ListBalancesPayload, result: PayoutCommand.listBalances.type })
   listBalances(@Req() request: AuthenticatedRequest, @Query() query: ListBalancesPayload) {
     return this.services.execute(request, PayoutCommand.listBalances, query);
   }
@@ -111,7 +110,7 @@ export class PayoutsController {
     summary: 'Retrieve a payment balance',
     description: 'Zeros for a currency the account never held.',
     params: BalanceCurrencyPayload,
-    result: PayoutCommands.retrieveBalance,
+    result: PayoutCommand.retrieveBalance.type,
     responseExample: PAYOUT_EXAMPLES.balance,
   })
   retrieveBalance(@Req() request: AuthenticatedRequest, @Param() params: BalanceCurrencyPayload) {

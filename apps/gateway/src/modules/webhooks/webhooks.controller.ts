@@ -1,27 +1,25 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
-import { WebhookCommands } from '@paygrid/contracts';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import {
+  CreateWebhookEndpointPayload,
+  ListWebhookDeliveriesQuery,
+  PagePayload,
+  ReplayWebhookEndpointBody,
+  RotateWebhookSecretBody,
+  UpdateWebhookEndpointBody,
+  WebhookCommand,
+} from '@paygrid/contracts';
 import { ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedRequest } from '../../common/authenticated-request';
 import { EXAMPLES } from '../api-reference/api-examples';
 import { ApiRoute } from '../api-reference/api-route.decorator';
 import { ServiceCalls } from '../commands/service-calls';
-import {
-  CreateEndpointBody,
-  IdParam,
-  ListAttemptsQuery,
-  ListDeliveriesQuery,
-  ListEndpointsQuery,
-  ReplayBody,
-  RotateSecretBody,
-  UpdateEndpointBody,
-} from './dto/webhooks.dto';
+import { IdParam } from './dto/webhooks.dto';
 
 /**
- * Webhook endpoints and deliveries for merchants (docs/webhooks.md): thin routes onto the `webhooks`
- * command family. The dispatcher scopes everything to the acting account (x-on-behalf-of included) and
- * reports another account's endpoint or delivery exactly like a missing one. Writes are POSTs with
- * x-idempotency-key, like the rest of the API.
+ * Webhook endpoints and deliveries for merchants (docs/webhooks.md): one line per route onto the
+ * `webhooks` command family. The dispatcher scopes everything to the acting account (x-on-behalf-of
+ * included) and reports another account's endpoint or delivery exactly like a missing one. Writes are
+ * POSTs with x-idempotency-key, like the rest of the API.
  */
 @Controller('v1/webhooks')
 @ApiTags('Webhooks')
@@ -34,31 +32,24 @@ export class WebhooksController {
     kind: 'command',
     summary: 'Create an endpoint',
     description: 'Answers the signing secret, this once.',
-    body: CreateEndpointBody,
-    result: WebhookCommands.createEndpoint,
+    body: CreateWebhookEndpointPayload,
+    result: WebhookCommand.createEndpoint.type,
     requestExample: EXAMPLES.createWebhookEndpoint,
     responseExample: EXAMPLES.createdWebhookEndpoint,
   })
-  createEndpoint(
-    @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-    @Body() body: CreateEndpointBody,
-  ) {
-    return this.services.mutate(request, reply, 'webhooks', WebhookCommands.createEndpoint, { ...body });
+  createEndpoint(@Req() request: AuthenticatedRequest, @Body() body: CreateWebhookEndpointPayload) {
+    return this.services.execute(request, WebhookCommand.createEndpoint, body);
   }
 
   @Get('endpoints')
   @ApiRoute({
     kind: 'query',
     summary: 'List endpoints',
-    query: ListEndpointsQuery,
-    result: WebhookCommands.listEndpoints,
+    query: PagePayload,
+    result: WebhookCommand.listEndpoints.type,
   })
-  listEndpoints(@Req() request: AuthenticatedRequest, @Query() query: ListEndpointsQuery) {
-    return this.services.query(request, 'webhooks', WebhookCommands.listEndpoints, {
-      page_size: query.page_size,
-      page_number: query.page_number,
-    });
+  listEndpoints(@Req() request: AuthenticatedRequest, @Query() query: PagePayload) {
+    return this.services.execute(request, WebhookCommand.listEndpoints, query);
   }
 
   @Get('endpoints/:id')
@@ -66,12 +57,10 @@ export class WebhooksController {
     kind: 'query',
     summary: 'Retrieve an endpoint',
     params: IdParam,
-    result: WebhookCommands.retrieveEndpoint,
+    result: WebhookCommand.retrieveEndpoint.type,
   })
   retrieveEndpoint(@Req() request: AuthenticatedRequest, @Param() params: IdParam) {
-    return this.services.query(request, 'webhooks', WebhookCommands.retrieveEndpoint, {
-      endpoint_id: params.id,
-    });
+    return this.services.execute(request, WebhookCommand.retrieveEndpoint, { endpoint_id: params.id });
   }
 
   @Post('endpoints/:id')
@@ -81,19 +70,15 @@ export class WebhooksController {
     summary: 'Update an endpoint',
     description: 'Only the fields given change; description null clears it.',
     params: IdParam,
-    body: UpdateEndpointBody,
-    result: WebhookCommands.updateEndpoint,
+    body: UpdateWebhookEndpointBody,
+    result: WebhookCommand.updateEndpoint.type,
   })
   updateEndpoint(
     @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
     @Param() params: IdParam,
-    @Body() body: UpdateEndpointBody,
+    @Body() body: UpdateWebhookEndpointBody,
   ) {
-    return this.services.mutate(request, reply, 'webhooks', WebhookCommands.updateEndpoint, {
-      ...body,
-      endpoint_id: params.id,
-    });
+    return this.services.execute(request, WebhookCommand.updateEndpoint, { ...body, endpoint_id: params.id });
   }
 
   @Post('endpoints/:id/delete')
@@ -103,16 +88,10 @@ export class WebhooksController {
     summary: 'Delete an endpoint',
     description: 'Its pending deliveries are cancelled.',
     params: IdParam,
-    result: WebhookCommands.deleteEndpoint,
+    result: WebhookCommand.deleteEndpoint.type,
   })
-  deleteEndpoint(
-    @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-    @Param() params: IdParam,
-  ) {
-    return this.services.mutate(request, reply, 'webhooks', WebhookCommands.deleteEndpoint, {
-      endpoint_id: params.id,
-    });
+  deleteEndpoint(@Req() request: AuthenticatedRequest, @Param() params: IdParam) {
+    return this.services.execute(request, WebhookCommand.deleteEndpoint, { endpoint_id: params.id });
   }
 
   @Post('endpoints/:id/rotate_secret')
@@ -122,19 +101,15 @@ export class WebhooksController {
     summary: 'Rotate the signing secret',
     description: 'The previous secret keeps signing for overlap_seconds.',
     params: IdParam,
-    body: RotateSecretBody,
-    result: WebhookCommands.rotateSecret,
+    body: RotateWebhookSecretBody,
+    result: WebhookCommand.rotateSecret.type,
   })
   rotateSecret(
     @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
     @Param() params: IdParam,
-    @Body() body: RotateSecretBody,
+    @Body() body: RotateWebhookSecretBody,
   ) {
-    return this.services.mutate(request, reply, 'webhooks', WebhookCommands.rotateSecret, {
-      ...body,
-      endpoint_id: params.id,
-    });
+    return this.services.execute(request, WebhookCommand.rotateSecret, { ...body, endpoint_id: params.id });
   }
 
   @Post('endpoints/:id/enable')
@@ -144,16 +119,10 @@ export class WebhooksController {
     summary: 'Re-enable an endpoint',
     description: 'After the dispatcher disabled it (410 Gone, or failing for days).',
     params: IdParam,
-    result: WebhookCommands.enableEndpoint,
+    result: WebhookCommand.enableEndpoint.type,
   })
-  enableEndpoint(
-    @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-    @Param() params: IdParam,
-  ) {
-    return this.services.mutate(request, reply, 'webhooks', WebhookCommands.enableEndpoint, {
-      endpoint_id: params.id,
-    });
+  enableEndpoint(@Req() request: AuthenticatedRequest, @Param() params: IdParam) {
+    return this.services.execute(request, WebhookCommand.enableEndpoint, { endpoint_id: params.id });
   }
 
   @Post('endpoints/:id/replay')
@@ -163,30 +132,26 @@ export class WebhooksController {
     summary: 'Replay failed deliveries',
     description: 'Sends every failed delivery of the endpoint since a time once more.',
     params: IdParam,
-    body: ReplayBody,
-    result: WebhookCommands.replayEndpoint,
+    body: ReplayWebhookEndpointBody,
+    result: WebhookCommand.replayEndpoint.type,
   })
   replayEndpoint(
     @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
     @Param() params: IdParam,
-    @Body() body: ReplayBody,
+    @Body() body: ReplayWebhookEndpointBody,
   ) {
-    return this.services.mutate(request, reply, 'webhooks', WebhookCommands.replayEndpoint, {
-      endpoint_id: params.id,
-      since: body.since,
-    });
+    return this.services.execute(request, WebhookCommand.replayEndpoint, { ...body, endpoint_id: params.id });
   }
 
   @Get('deliveries')
   @ApiRoute({
     kind: 'query',
     summary: 'List deliveries',
-    query: ListDeliveriesQuery,
-    result: WebhookCommands.listDeliveries,
+    query: ListWebhookDeliveriesQuery,
+    result: WebhookCommand.listDeliveries.type,
   })
-  listDeliveries(@Req() request: AuthenticatedRequest, @Query() query: ListDeliveriesQuery) {
-    return this.services.query(request, 'webhooks', WebhookCommands.listDeliveries, { ...query });
+  listDeliveries(@Req() request: AuthenticatedRequest, @Query() query: ListWebhookDeliveriesQuery) {
+    return this.services.execute(request, WebhookCommand.listDeliveries, query);
   }
 
   @Get('deliveries/:id')
@@ -195,12 +160,10 @@ export class WebhooksController {
     summary: 'Retrieve a delivery',
     description: 'With all its attempts.',
     params: IdParam,
-    result: WebhookCommands.retrieveDelivery,
+    result: WebhookCommand.retrieveDelivery.type,
   })
   retrieveDelivery(@Req() request: AuthenticatedRequest, @Param() params: IdParam) {
-    return this.services.query(request, 'webhooks', WebhookCommands.retrieveDelivery, {
-      delivery_id: params.id,
-    });
+    return this.services.execute(request, WebhookCommand.retrieveDelivery, { delivery_id: params.id });
   }
 
   @Post('deliveries/:id/retry')
@@ -209,16 +172,10 @@ export class WebhooksController {
     kind: 'command',
     summary: 'Retry a delivery now',
     params: IdParam,
-    result: WebhookCommands.retryDelivery,
+    result: WebhookCommand.retryDelivery.type,
   })
-  retryDelivery(
-    @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-    @Param() params: IdParam,
-  ) {
-    return this.services.mutate(request, reply, 'webhooks', WebhookCommands.retryDelivery, {
-      delivery_id: params.id,
-    });
+  retryDelivery(@Req() request: AuthenticatedRequest, @Param() params: IdParam) {
+    return this.services.execute(request, WebhookCommand.retryDelivery, { delivery_id: params.id });
   }
 
   @Get('events/:id/attempts')
@@ -227,18 +184,17 @@ export class WebhooksController {
     summary: "List an event's delivery attempts",
     description: "Across the acting account's endpoints.",
     params: IdParam,
-    query: ListAttemptsQuery,
-    result: WebhookCommands.listEventAttempts,
+    query: PagePayload,
+    result: WebhookCommand.listEventAttempts.type,
   })
   listEventAttempts(
     @Req() request: AuthenticatedRequest,
     @Param() params: IdParam,
-    @Query() query: ListAttemptsQuery,
+    @Query() query: PagePayload,
   ) {
-    return this.services.query(request, 'webhooks', WebhookCommands.listEventAttempts, {
+    return this.services.execute(request, WebhookCommand.listEventAttempts, {
+      ...query,
       event_id: params.id,
-      page_size: query.page_size,
-      page_number: query.page_number,
     });
   }
 }

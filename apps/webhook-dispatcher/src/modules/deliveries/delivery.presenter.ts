@@ -1,5 +1,5 @@
 import { WebhookAttemptView, WebhookDeliveryStatus, WebhookDeliveryView } from '@paygrid/contracts';
-import { AttemptEntity, DeliveryWithEvent } from './delivery.entity';
+import { Attempt, DeliveryWithEvent } from './delivery.types';
 import { DeliveryStatus } from './delivery.states';
 
 /** Domain → wire: statuses and triggers in upper case like every enum of the API; times in ISO 8601. */
@@ -24,7 +24,7 @@ export function presentDelivery(delivery: DeliveryWithEvent): WebhookDeliveryVie
   };
 }
 
-export function presentAttempt(attempt: AttemptEntity): WebhookAttemptView {
+export function presentAttempt(attempt: Attempt): WebhookAttemptView {
   return {
     delivery_id: attempt.deliveryId,
     endpoint_id: attempt.endpointId,

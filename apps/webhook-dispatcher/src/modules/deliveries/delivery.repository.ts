@@ -1,18 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { Executor, rowsOf } from '@paygrid/platform';
 import { newId } from '@paygrid/ids';
-import { EndpointEntity } from '../endpoints/endpoint.entity';
-import { toEntity as toEndpoint } from '../endpoints/endpoint.repository';
-import { AttemptEntity, DeliveryEntity, DeliveryWithEvent, DueDelivery } from './delivery.entity';
+import { Endpoint, EndpointRow } from '../endpoints/endpoint.types';
+import { EndpointStatus } from '../endpoints/endpoint.states';
+import { toEndpoint } from '../endpoints/endpoint.repository';
+import {
+  Attempt,
+  AttemptRow,
+  Delivery,
+  DeliveryRow,
+  DeliveryWithEvent,
+  DeliveryWithEventRow,
+  DueDelivery,
+} from './delivery.types';
 import { DeliveryEvent, deliveryMachine, DeliveryStatus } from './delivery.states';
 
 /**
- * All SQL of webhook_deliveries and webhook_attempts. Status writes are conditional updates on the
- * statuses delivery.states.ts allows, and the ones a worker makes also on `attempt_count`, so a stale or
- * duplicated job (BullMQ and the reconciler may both hold one) can never record an attempt twice or
- * overwrite a newer outcome. Attempts are only ever inserted (a trigger forbids anything else).
+ * All SQL of webhook_deliveries and webhook_attempts, raw, with typed row mappers, and what a delivery
+ * needs to know of its endpoint (its status, its URL, what sending needs). Status writes are
+ * conditional updates on the statuses delivery.states.ts allows, and the ones a worker makes also on
+ * `attempt_count`, so a stale or duplicated job (BullMQ and the reconciler may both hold one) can never
+ * record an attempt twice or overwrite a newer outcome. Attempts are only ever inserted (a trigger
+ * forbids anything else).
  */
-type Row = Record<string, unknown>;
+type DueRow = Pick<DeliveryRow, 'delivery_id' | 'attempt_count' | 'next_attempt_at'>;
 
 export const DELIVERY_ID_PREFIX = 'del';
 
@@ -35,8 +46,8 @@ export interface NewDelivery {
 
 /** A leased delivery with everything its attempt needs. */
 export interface ClaimedDelivery {
-  delivery: DeliveryEntity;
-  endpoint: EndpointEntity;
+  delivery: Delivery;
+  endpoint: Endpoint;
   /** Null only for events stored before bodies were (none of them has deliveries). */
   body: string | null;
   eventCreateTime: string;
@@ -61,12 +72,15 @@ export interface AttemptOutcome {
 const WITH_EVENT = `SELECT d.*, e.event_type, e.account_id AS event_account_id
                       FROM webhook_deliveries d JOIN webhook_events e ON e.event_id = d.event_id`;
 
+/** A delivery as one merchant or operator may see it, with its endpoint's URL (null once deleted). */
+export type VisibleDelivery = DeliveryWithEvent & { endpointUrl: string | null };
+
 @Injectable()
 export class DeliveryRepository {
   /** One pending delivery per (event, endpoint), due now; a repeated pair adds nothing. */
   async insertMany(executor: Executor, pairs: NewDelivery[]): Promise<DueDelivery[]> {
     if (pairs.length === 0) return [];
-    const rows: Row[] = await executor.query(
+    const rows: Pick<DeliveryRow, 'delivery_id' | 'next_attempt_at'>[] = await executor.query(
       `INSERT INTO webhook_deliveries (delivery_id, event_id, endpoint_id, account_id, event_name, status, next_attempt_at)
        SELECT t.delivery_id, t.event_id, t.endpoint_id, t.account_id, t.event_name, 'pending', now()
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
@@ -82,7 +96,7 @@ export class DeliveryRepository {
       ],
     );
     return rows.map((row) => ({
-      deliveryId: row.delivery_id as string,
+      deliveryId: row.delivery_id,
       attempt: 1,
       dueAt: row.next_attempt_at as Date,
     }));
@@ -115,12 +129,13 @@ export class DeliveryRepository {
       [deliveryId, attempt - 1, leaseMs],
     );
     if (!row) return null;
+    const claimed = row as ClaimedRow;
     return {
-      delivery: toDelivery(row),
-      endpoint: toEndpoint(row.endpoint as Row),
-      body: row.body as string | null,
-      eventCreateTime: row.event_create_time as string,
-      secrets: row.secrets as string[],
+      delivery: toDelivery(claimed),
+      endpoint: toEndpoint(claimed.endpoint),
+      body: claimed.body,
+      eventCreateTime: claimed.event_create_time,
+      secrets: claimed.secrets,
     };
   }
 
@@ -130,7 +145,7 @@ export class DeliveryRepository {
    * another worker already recorded attempt n; nothing is written then.
    */
   async recordAttempt(executor: Executor, outcome: AttemptOutcome): Promise<boolean> {
-    const rows = rowsOf<Row>(
+    const rows = rowsOf<{ attempt_id: string }>(
       await executor.query(
         `WITH finished AS (
            UPDATE webhook_deliveries SET
@@ -170,7 +185,7 @@ export class DeliveryRepository {
     event: 'FAIL' | 'CANCEL',
     reason: string,
   ): Promise<boolean> {
-    const rows = rowsOf<Row>(
+    const rows = rowsOf<Pick<DeliveryRow, 'delivery_id'>>(
       await executor.query(
         `UPDATE webhook_deliveries SET status = $3, next_attempt_at = NULL, lease_until = NULL, last_error = $4,
                 completed_at = now(), updated_at = now()
@@ -191,7 +206,7 @@ export class DeliveryRepository {
     event: 'FAIL' | 'CANCEL',
     reason: string,
   ): Promise<number> {
-    const rows = rowsOf<Row>(
+    const rows = rowsOf<Pick<DeliveryRow, 'delivery_id'>>(
       await executor.query(
         `UPDATE webhook_deliveries SET status = $3, next_attempt_at = NULL, last_error = $4, completed_at = now(), updated_at = now()
           WHERE endpoint_id = $1 AND status = ANY($2) AND (lease_until IS NULL OR lease_until < now())
@@ -204,7 +219,7 @@ export class DeliveryRepository {
 
   /** RETRY one delivery visible to `accountId` (null: operator); null when its status does not allow it. */
   async retry(executor: Executor, deliveryId: string, accountId: string | null): Promise<DueDelivery | null> {
-    const [row] = rowsOf<Row>(
+    const [row] = rowsOf<DueRow>(
       await executor.query(
         `UPDATE webhook_deliveries SET status = 'pending', trigger = 'manual', next_attempt_at = now(),
                 completed_at = NULL, updated_at = now()
@@ -218,7 +233,7 @@ export class DeliveryRepository {
 
   /** RETRY every failed delivery of an endpoint created at or after `since`. */
   async replayFailed(executor: Executor, endpointId: string, since: Date): Promise<DueDelivery[]> {
-    const rows = rowsOf<Row>(
+    const rows = rowsOf<DueRow>(
       await executor.query(
         `UPDATE webhook_deliveries SET status = 'pending', trigger = 'manual', next_attempt_at = now(),
                 completed_at = NULL, updated_at = now()
@@ -230,16 +245,35 @@ export class DeliveryRepository {
     return rows.map(dueOf);
   }
 
+  /** One delivery visible to `accountId` (null: operator), with its endpoint's URL while the endpoint exists. */
   async findVisible(
     executor: Executor,
     deliveryId: string,
     accountId: string | null,
-  ): Promise<DeliveryWithEvent | null> {
+  ): Promise<VisibleDelivery | null> {
     const [row] = await executor.query(
-      `${WITH_EVENT} WHERE d.delivery_id = $1 AND ($2::text IS NULL OR d.account_id = $2)`,
+      `SELECT d.*, e.event_type, e.account_id AS event_account_id, p.url AS endpoint_url
+         FROM webhook_deliveries d
+         JOIN webhook_events e ON e.event_id = d.event_id
+         LEFT JOIN webhook_endpoints p ON p.endpoint_id = d.endpoint_id AND p.status <> 'DELETED'
+        WHERE d.delivery_id = $1 AND ($2::text IS NULL OR d.account_id = $2)`,
       [deliveryId, accountId],
     );
-    return row ? toDeliveryWithEvent(row) : null;
+    if (!row) return null;
+    const visible = row as DeliveryWithEventRow & { endpoint_url: string | null };
+    return { ...toDeliveryWithEvent(visible), endpointUrl: visible.endpoint_url };
+  }
+
+  /**
+   * The status of a delivery's endpoint, its row locked for the rest of the transaction, so a retry or
+   * replay cannot race the endpoint being disabled. Null when the endpoint was deleted.
+   */
+  async lockEndpointStatus(executor: Executor, endpointId: string): Promise<EndpointStatus | null> {
+    const [row] = await executor.query(
+      `SELECT status FROM webhook_endpoints WHERE endpoint_id = $1 AND status <> 'DELETED' FOR UPDATE`,
+      [endpointId],
+    );
+    return row ? (row as Pick<EndpointRow, 'status'>).status : null;
   }
 
   async list(
@@ -263,15 +297,15 @@ export class DeliveryRepository {
       `SELECT count(*)::int AS total FROM webhook_deliveries d WHERE ${where}`,
       params,
     );
-    const rows: Row[] = await executor.query(
+    const rows: DeliveryWithEventRow[] = await executor.query(
       `${WITH_EVENT} WHERE ${where} ORDER BY d.created_at DESC, d.delivery_id DESC LIMIT $7 OFFSET $8`,
       [...params, limit, offset],
     );
     return { deliveries: rows.map(toDeliveryWithEvent), total: total as number };
   }
 
-  async attemptsOf(executor: Executor, deliveryId: string): Promise<AttemptEntity[]> {
-    const rows: Row[] = await executor.query(
+  async attemptsOf(executor: Executor, deliveryId: string): Promise<Attempt[]> {
+    const rows: AttemptRow[] = await executor.query(
       'SELECT * FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt_number',
       [deliveryId],
     );
@@ -285,14 +319,14 @@ export class DeliveryRepository {
     accountId: string | null,
     limit: number,
     offset: number,
-  ): Promise<{ attempts: AttemptEntity[]; total: number }> {
+  ): Promise<{ attempts: Attempt[]; total: number }> {
     const where = `a.event_id = $1 AND ($2::text IS NULL OR d.account_id = $2)`;
     const from = 'webhook_attempts a JOIN webhook_deliveries d ON d.delivery_id = a.delivery_id';
     const [{ total }] = await executor.query(`SELECT count(*)::int AS total FROM ${from} WHERE ${where}`, [
       eventId,
       accountId,
     ]);
-    const rows: Row[] = await executor.query(
+    const rows: AttemptRow[] = await executor.query(
       `SELECT a.* FROM ${from} WHERE ${where} ORDER BY a.attempted_at, a.attempt_id LIMIT $3 OFFSET $4`,
       [eventId, accountId, limit, offset],
     );
@@ -301,7 +335,7 @@ export class DeliveryRepository {
 
   /** Pending deliveries that are due and that no worker is sending: what Redis must hold a job for. */
   async dueWithoutLease(executor: Executor, limit: number): Promise<DueDelivery[]> {
-    const rows: Row[] = await executor.query(
+    const rows: DueRow[] = await executor.query(
       `SELECT delivery_id, attempt_count, next_attempt_at FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
         ORDER BY next_attempt_at LIMIT $1`,
@@ -319,65 +353,65 @@ export class DeliveryRepository {
   }
 
   async countByStatus(executor: Executor): Promise<Record<DeliveryStatus, number>> {
-    const rows: Row[] = await executor.query(
+    const rows: { status: DeliveryStatus; n: number }[] = await executor.query(
       'SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status',
     );
     const counts: Record<DeliveryStatus, number> = { pending: 0, succeeded: 0, failed: 0, cancelled: 0 };
-    for (const row of rows) counts[row.status as DeliveryStatus] = row.n as number;
+    for (const row of rows) counts[row.status] = row.n;
     return counts;
   }
 }
 
-function dueOf(row: Row): DueDelivery {
+/** What `claim` reads in one round trip. */
+type ClaimedRow = DeliveryRow & {
+  body: string | null;
+  event_create_time: string;
+  endpoint: EndpointRow;
+  secrets: string[];
+};
+
+function dueOf(row: DueRow): DueDelivery {
+  return { deliveryId: row.delivery_id, attempt: row.attempt_count + 1, dueAt: row.next_attempt_at as Date };
+}
+
+function toDelivery(row: DeliveryRow): Delivery {
   return {
-    deliveryId: row.delivery_id as string,
-    attempt: (row.attempt_count as number) + 1,
-    dueAt: row.next_attempt_at as Date,
+    deliveryId: row.delivery_id,
+    eventId: row.event_id,
+    endpointId: row.endpoint_id,
+    accountId: row.account_id,
+    eventName: row.event_name,
+    status: row.status,
+    trigger: row.trigger,
+    attemptCount: row.attempt_count,
+    nextAttemptAt: row.next_attempt_at,
+    leaseUntil: row.lease_until,
+    lastAttemptAt: row.last_attempt_at,
+    lastStatusCode: row.last_status_code,
+    lastError: row.last_error,
+    completedAt: row.completed_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
-function toDelivery(row: Row): DeliveryEntity {
-  return {
-    deliveryId: row.delivery_id as string,
-    eventId: row.event_id as string,
-    endpointId: row.endpoint_id as string,
-    accountId: row.account_id as string,
-    eventName: row.event_name as string,
-    status: row.status as DeliveryStatus,
-    trigger: row.trigger as DeliveryEntity['trigger'],
-    attemptCount: row.attempt_count as number,
-    nextAttemptAt: (row.next_attempt_at as Date | null) ?? null,
-    leaseUntil: (row.lease_until as Date | null) ?? null,
-    lastAttemptAt: (row.last_attempt_at as Date | null) ?? null,
-    lastStatusCode: (row.last_status_code as number | null) ?? null,
-    lastError: (row.last_error as string | null) ?? null,
-    completedAt: (row.completed_at as Date | null) ?? null,
-    createdAt: row.created_at as Date,
-    updatedAt: row.updated_at as Date,
-  };
+function toDeliveryWithEvent(row: DeliveryWithEventRow): DeliveryWithEvent {
+  return { ...toDelivery(row), eventType: row.event_type, eventAccountId: row.event_account_id };
 }
 
-function toDeliveryWithEvent(row: Row): DeliveryWithEvent {
+function toAttempt(row: AttemptRow): Attempt {
   return {
-    ...toDelivery(row),
-    eventType: row.event_type as string,
-    eventAccountId: row.event_account_id as string,
-  };
-}
-
-function toAttempt(row: Row): AttemptEntity {
-  return {
-    deliveryId: row.delivery_id as string,
-    attemptNumber: row.attempt_number as number,
-    endpointId: row.endpoint_id as string,
-    eventId: row.event_id as string,
-    trigger: row.trigger as AttemptEntity['trigger'],
-    url: row.url as string,
-    attemptedAt: row.attempted_at as Date,
-    statusCode: (row.status_code as number | null) ?? null,
-    error: (row.error as string | null) ?? null,
-    latencyMs: row.latency_ms as number,
-    responseExcerpt: row.response_excerpt as string,
-    succeeded: row.succeeded as boolean,
+    deliveryId: row.delivery_id,
+    attemptNumber: row.attempt_number,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    trigger: row.trigger,
+    url: row.url,
+    attemptedAt: row.attempted_at,
+    statusCode: row.status_code,
+    error: row.error,
+    latencyMs: row.latency_ms,
+    responseExcerpt: row.response_excerpt,
+    succeeded: row.succeeded,
   };
 }

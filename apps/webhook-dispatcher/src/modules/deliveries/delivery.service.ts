@@ -1,43 +1,42 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
-  CommandEnvelope,
-  ReplayedWebhookEndpointView,
+  ListWebhookDeliveriesPayload,
+  ListWebhookEventAttemptsPayload,
   WebhookAttemptView,
   WebhookDeliveryDetailView,
+  WebhookDeliveryRef,
   WebhookDeliveryView,
   WebhookPage,
 } from '@paygrid/contracts';
-import { Executor } from '@paygrid/platform';
+import { TransactionContext } from '@paygrid/platform';
 import { TransitionRefusedError } from '@paygrid/state-machine';
-import { applyOnce } from '../../common/apply-once';
 import { offsetOf, pageOf } from '../../common/pagination';
-import { EndpointService } from '../endpoints/endpoint.service';
-import { WebhookErrors } from '../endpoints/endpoint.errors';
-import { ReplayEndpointDto } from '../endpoints/dto/endpoint-commands.dto';
+import { WebhookErrors } from '../../common/webhook-errors';
 import { DeliveryQueue } from '../sending/delivery-queue';
-import { DueDelivery } from './delivery.entity';
 import { presentAttempt, presentDelivery, storedStatus } from './delivery.presenter';
 import { DeliveryRepository } from './delivery.repository';
 import { deliveryMachine } from './delivery.states';
-import { DeliveryRefDto, EventAttemptsDto, ListDeliveriesDto } from './dto/delivery-commands.dto';
 
 /**
  * What merchants and on-call do with deliveries: list them, inspect one with its attempts, list an
- * event's attempts, retry one, replay an endpoint's failures since a time. Retry and replay go through
- * the command ledger (a repeated command_id answers the stored reply) and enqueue only after their
- * transaction committed, so the worker finds the delivery pending when the job runs.
+ * event's attempts, retry one. A retry runs in its command's transaction (the command ledger answers a
+ * repeated command_id with the stored reply) and enqueues its job only once that transaction committed,
+ * so the worker finds the delivery pending when the job runs. Scope: the acting account, or null for an
+ * operator (every account).
  */
 @Injectable()
 export class DeliveryService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly deliveries: DeliveryRepository,
-    private readonly endpoints: EndpointService,
     private readonly queue: DeliveryQueue,
   ) {}
 
-  async list(scope: string | null, request: ListDeliveriesDto): Promise<WebhookPage<WebhookDeliveryView>> {
+  async list(
+    scope: string | null,
+    request: ListWebhookDeliveriesPayload,
+  ): Promise<WebhookPage<WebhookDeliveryView>> {
     const { deliveries, total } = await this.deliveries.list(
       this.dataSource,
       {
@@ -54,23 +53,20 @@ export class DeliveryService {
     return pageOf(deliveries.map(presentDelivery), total, request);
   }
 
-  async retrieve(scope: string | null, request: DeliveryRefDto): Promise<WebhookDeliveryDetailView> {
+  async retrieve(scope: string | null, request: WebhookDeliveryRef): Promise<WebhookDeliveryDetailView> {
     const delivery = await this.deliveries.findVisible(this.dataSource, request.delivery_id, scope);
     if (!delivery) throw WebhookErrors.deliveryNotFound();
-    const endpoint = await this.endpoints
-      .visible(this.dataSource, null, delivery.endpointId)
-      .catch(() => null);
     const attempts = await this.deliveries.attemptsOf(this.dataSource, delivery.deliveryId);
     return {
       ...presentDelivery(delivery),
-      url: endpoint?.url ?? attempts.at(-1)?.url ?? '',
+      url: delivery.endpointUrl ?? attempts.at(-1)?.url ?? '',
       attempts: attempts.map(presentAttempt),
     };
   }
 
   async eventAttempts(
     scope: string | null,
-    request: EventAttemptsDto,
+    request: ListWebhookEventAttemptsPayload,
   ): Promise<WebhookPage<WebhookAttemptView>> {
     const { attempts, total } = await this.deliveries.eventAttempts(
       this.dataSource,
@@ -84,49 +80,20 @@ export class DeliveryService {
 
   /** One more (manual) attempt of a failed or succeeded delivery; its endpoint must be enabled. */
   async retry(
-    command: CommandEnvelope,
+    tx: TransactionContext,
     scope: string | null,
-    request: DeliveryRefDto,
+    request: WebhookDeliveryRef,
   ): Promise<WebhookDeliveryView> {
-    const due: DueDelivery[] = [];
-    const view = await applyOnce(this.dataSource, command, async (manager) => {
-      const current = await this.deliveries.findVisible(manager, request.delivery_id, scope);
-      if (!current) throw WebhookErrors.deliveryNotFound();
-      await this.assertEnabled(manager, current.endpointId);
-      const retried = await this.deliveries.retry(manager, current.deliveryId, scope);
-      if (!retried) throw refusal('RETRY', current.status, current.deliveryId);
-      due.push(retried);
-      const updated = await this.deliveries.findVisible(manager, current.deliveryId, scope);
-      return presentDelivery(updated ?? current);
-    });
-    await this.queue.enqueue(due);
-    return view;
-  }
-
-  /** Every failed delivery of the endpoint created at or after `since`, once more (after it recovered). */
-  async replay(
-    command: CommandEnvelope,
-    scope: string | null,
-    request: ReplayEndpointDto,
-  ): Promise<ReplayedWebhookEndpointView> {
-    const due: DueDelivery[] = [];
-    const since = new Date(request.since);
-    const view = await applyOnce(this.dataSource, command, async (manager) => {
-      await this.assertEnabled(manager, request.endpoint_id, scope);
-      due.push(...(await this.deliveries.replayFailed(manager, request.endpoint_id, since)));
-      return { endpoint_id: request.endpoint_id, since: since.toISOString(), replayed: due.length };
-    });
-    await this.queue.enqueue(due);
-    return view;
-  }
-
-  private async assertEnabled(
-    executor: Executor,
-    endpointId: string,
-    scope: string | null = null,
-  ): Promise<void> {
-    const endpoint = await this.endpoints.visible(executor, scope, endpointId, { lock: true });
-    if (endpoint.status !== 'ENABLED') throw WebhookErrors.endpointDisabled();
+    const current = await this.deliveries.findVisible(tx.manager, request.delivery_id, scope);
+    if (!current) throw WebhookErrors.deliveryNotFound();
+    const endpointStatus = await this.deliveries.lockEndpointStatus(tx.manager, current.endpointId);
+    if (endpointStatus === null) throw WebhookErrors.endpointNotFound();
+    if (endpointStatus !== 'ENABLED') throw WebhookErrors.endpointDisabled();
+    const due = await this.deliveries.retry(tx.manager, current.deliveryId, scope);
+    if (!due) throw refusal('RETRY', current.status, current.deliveryId);
+    tx.afterCommit(() => this.queue.enqueue([due]));
+    const updated = await this.deliveries.findVisible(tx.manager, current.deliveryId, scope);
+    return presentDelivery(updated ?? current);
   }
 }
 

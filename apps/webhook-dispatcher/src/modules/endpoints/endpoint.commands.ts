@@ -1,93 +1,75 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import {
-  CommandEnvelope,
-  CreatedWebhookEndpointView,
-  DeletedWebhookEndpointView,
-  RotatedWebhookSecretView,
-  WebhookCommands,
-  WebhookEndpointView,
-  WebhookPage,
+  CreateWebhookEndpointPayload,
+  ListWebhookEndpointsPayload,
+  ReplayWebhookEndpointPayload,
+  RotateWebhookSecretPayload,
+  UpdateWebhookEndpointPayload,
+  WebhookCommand,
+  WebhookEndpointRef,
 } from '@paygrid/contracts';
-import { CommandHandler } from '@paygrid/platform';
-import { applyOnce } from '../../common/apply-once';
-import { accountScopeOf, parsePayload, requireActor } from '../../common/payload';
-import {
-  CreateEndpointDto,
-  EndpointRefDto,
-  ListEndpointsDto,
-  RotateSecretDto,
-  UpdateEndpointDto,
-} from './dto/endpoint-commands.dto';
+import { CommandContext, HandleCommand, StagedContext, WriteContext } from '@paygrid/platform';
 import { EndpointService } from './endpoint.service';
 
 /**
- * The endpoint commands. Create, update, delete and rotate act for a merchant (the gateway's actor);
- * list, retrieve and enable also serve operators (actor null, every account). Writes go through the
- * command ledger; create and update check the URL's host before their transaction opens.
+ * The endpoint commands (declared in libs/contracts/src/webhooks.commands.ts). Create, update, delete
+ * and rotate act for a merchant (the gateway's actor); list, retrieve, enable and replay also serve
+ * operators (actor null, every account).
+ *
+ * Create and update are staged: they resolve the URL's host (DNS, up to the resolver's timeout) with
+ * no transaction open, then write under the command ledger. Resolving inside the ledger's transaction
+ * would hold a pooled connection idle-in-transaction for as long as the DNS answer takes, from the pool
+ * the delivery workers share; staged, a duplicate of an applied command is also answered from the
+ * ledger before any lookup. Nothing outside the database happens, so a duplicate that wins the race
+ * (`applied: false`) leaves nothing to compensate.
  */
 @Injectable()
 export class EndpointCommandHandlers {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly endpoints: EndpointService,
-  ) {}
+  constructor(private readonly endpoints: EndpointService) {}
 
-  @CommandHandler(WebhookCommands.createEndpoint)
-  async create(command: CommandEnvelope): Promise<CreatedWebhookEndpointView> {
-    const actor = requireActor(command);
-    const request = parsePayload(CreateEndpointDto, command);
-    await this.endpoints.checkUrl(request.url);
-    return applyOnce(this.dataSource, command, (manager) => this.endpoints.create(actor, request, manager));
+  @HandleCommand(WebhookCommand.createEndpoint, { staged: true })
+  async create(payload: CreateWebhookEndpointPayload, context: StagedContext) {
+    const actor = context.requireActor();
+    await this.endpoints.checkUrl(payload.url);
+    const { result } = await context.complete((tx) => this.endpoints.create(tx, actor, payload));
+    return result;
   }
 
-  @CommandHandler(WebhookCommands.listEndpoints)
-  list(command: CommandEnvelope): Promise<WebhookPage<WebhookEndpointView>> {
-    return this.endpoints.list(accountScopeOf(command), parsePayload(ListEndpointsDto, command));
+  @HandleCommand(WebhookCommand.listEndpoints)
+  list(payload: ListWebhookEndpointsPayload, context: CommandContext) {
+    return this.endpoints.list(context.accountScope(), payload);
   }
 
-  @CommandHandler(WebhookCommands.retrieveEndpoint)
-  retrieve(command: CommandEnvelope): Promise<WebhookEndpointView> {
-    return this.endpoints.retrieve(
-      accountScopeOf(command),
-      parsePayload(EndpointRefDto, command).endpoint_id,
-    );
+  @HandleCommand(WebhookCommand.retrieveEndpoint)
+  retrieve(payload: WebhookEndpointRef, context: CommandContext) {
+    return this.endpoints.retrieve(context.accountScope(), payload.endpoint_id);
   }
 
-  @CommandHandler(WebhookCommands.updateEndpoint)
-  async update(command: CommandEnvelope): Promise<WebhookEndpointView> {
-    const actor = requireActor(command);
-    const request = parsePayload(UpdateEndpointDto, command);
-    if (request.url !== undefined) await this.endpoints.checkUrl(request.url);
-    return applyOnce(this.dataSource, command, (manager) =>
-      this.endpoints.update(actor.account_id, request, manager),
-    );
+  @HandleCommand(WebhookCommand.updateEndpoint, { staged: true })
+  async update(payload: UpdateWebhookEndpointPayload, context: StagedContext) {
+    const { account_id } = context.requireActor();
+    if (payload.url !== undefined) await this.endpoints.checkUrl(payload.url);
+    const { result } = await context.complete((tx) => this.endpoints.update(tx, account_id, payload));
+    return result;
   }
 
-  @CommandHandler(WebhookCommands.deleteEndpoint)
-  delete(command: CommandEnvelope): Promise<DeletedWebhookEndpointView> {
-    const actor = requireActor(command);
-    const request = parsePayload(EndpointRefDto, command);
-    return applyOnce(this.dataSource, command, (manager) =>
-      this.endpoints.delete(actor.account_id, request.endpoint_id, manager),
-    );
+  @HandleCommand(WebhookCommand.deleteEndpoint)
+  delete(payload: WebhookEndpointRef, context: WriteContext) {
+    return this.endpoints.delete(context.tx, context.requireActor().account_id, payload.endpoint_id);
   }
 
-  @CommandHandler(WebhookCommands.rotateSecret)
-  rotate(command: CommandEnvelope): Promise<RotatedWebhookSecretView> {
-    const actor = requireActor(command);
-    const request = parsePayload(RotateSecretDto, command);
-    return applyOnce(this.dataSource, command, (manager) =>
-      this.endpoints.rotateSecret(actor.account_id, request, manager),
-    );
+  @HandleCommand(WebhookCommand.rotateSecret)
+  rotate(payload: RotateWebhookSecretPayload, context: WriteContext) {
+    return this.endpoints.rotateSecret(context.tx, context.requireActor().account_id, payload);
   }
 
-  @CommandHandler(WebhookCommands.enableEndpoint)
-  enable(command: CommandEnvelope): Promise<WebhookEndpointView> {
-    const scope = accountScopeOf(command);
-    const request = parsePayload(EndpointRefDto, command);
-    return applyOnce(this.dataSource, command, (manager) =>
-      this.endpoints.enable(scope, request.endpoint_id, manager),
-    );
+  @HandleCommand(WebhookCommand.enableEndpoint)
+  enable(payload: WebhookEndpointRef, context: WriteContext) {
+    return this.endpoints.enable(context.tx, context.accountScope(), payload.endpoint_id);
+  }
+
+  @HandleCommand(WebhookCommand.replayEndpoint)
+  replay(payload: ReplayWebhookEndpointPayload, context: WriteContext) {
+    return this.endpoints.replay(context.tx, context.accountScope(), payload);
   }
 }

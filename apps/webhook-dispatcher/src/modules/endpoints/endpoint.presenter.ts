@@ -1,8 +1,8 @@
 import { WebhookEndpointView } from '@paygrid/contracts';
-import { EndpointEntity } from './endpoint.entity';
+import { Endpoint } from './endpoint.types';
 
 /** Domain → wire. The signing secret is never part of the view (create and rotate add it once). */
-export function presentEndpoint(endpoint: EndpointEntity): WebhookEndpointView {
+export function presentEndpoint(endpoint: Endpoint): WebhookEndpointView {
   return {
     endpoint_id: endpoint.endpointId,
     account_id: endpoint.accountId,

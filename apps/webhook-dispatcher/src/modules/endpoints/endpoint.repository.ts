@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { Executor, rowsOf } from '@paygrid/platform';
 import { conditionalUpdateSql } from '@paygrid/state-machine';
-import { EndpointEntity } from './endpoint.entity';
+import { Endpoint, EndpointRow } from './endpoint.types';
 import { EndpointEvent, endpointMachine } from './endpoint.states';
 
 /**
- * All SQL of webhook_endpoints and webhook_endpoint_secrets. Every method takes the executor to run on,
- * so a command's writes share its transaction. Status is written only by `transition` (a conditional
- * update from endpoint.states.ts). A DELETED endpoint is invisible to every finder.
+ * All SQL of webhook_endpoints and webhook_endpoint_secrets, raw, with a typed row mapper (toEndpoint).
+ * Every method takes the executor to run on, so a command's writes share its transaction. Status is
+ * written only by `transition` (a conditional update from endpoint.states.ts). A DELETED endpoint is
+ * invisible to every finder.
  */
-type Row = Record<string, unknown>;
 
 export type NewEndpoint = Pick<
-  EndpointEntity,
+  Endpoint,
   'endpointId' | 'accountId' | 'masterAccountId' | 'url' | 'description' | 'eventNames' | 'includeSubAccounts'
 >;
 
@@ -25,7 +25,7 @@ export interface EndpointChanges {
 
 @Injectable()
 export class EndpointRepository {
-  async insert(executor: Executor, endpoint: NewEndpoint): Promise<EndpointEntity> {
+  async insert(executor: Executor, endpoint: NewEndpoint): Promise<Endpoint> {
     const rows = await executor.query(
       `INSERT INTO webhook_endpoints
          (endpoint_id, account_id, master_account_id, url, description, event_names, include_sub_accounts, status)
@@ -40,7 +40,7 @@ export class EndpointRepository {
         endpoint.includeSubAccounts,
       ],
     );
-    return toEntity(rows[0]);
+    return toEndpoint(rows[0]);
   }
 
   /** An endpoint that is not deleted and, for a merchant (`accountId`), belongs to it. */
@@ -48,13 +48,13 @@ export class EndpointRepository {
     executor: Executor,
     endpointId: string,
     accountId: string | null,
-  ): Promise<EndpointEntity | null> {
+  ): Promise<Endpoint | null> {
     const rows = await executor.query(
       `SELECT * FROM webhook_endpoints
         WHERE endpoint_id = $1 AND status <> 'DELETED' AND ($2::text IS NULL OR account_id = $2)`,
       [endpointId, accountId],
     );
-    return rows.length > 0 ? toEntity(rows[0]) : null;
+    return rows.length > 0 ? toEndpoint(rows[0]) : null;
   }
 
   /** Locks the row for the rest of the transaction (rotation, update). */
@@ -62,13 +62,13 @@ export class EndpointRepository {
     executor: Executor,
     endpointId: string,
     accountId: string | null,
-  ): Promise<EndpointEntity | null> {
+  ): Promise<Endpoint | null> {
     const rows = await executor.query(
       `SELECT * FROM webhook_endpoints
         WHERE endpoint_id = $1 AND status <> 'DELETED' AND ($2::text IS NULL OR account_id = $2) FOR UPDATE`,
       [endpointId, accountId],
     );
-    return rows.length > 0 ? toEntity(rows[0]) : null;
+    return rows.length > 0 ? toEndpoint(rows[0]) : null;
   }
 
   async list(
@@ -76,15 +76,15 @@ export class EndpointRepository {
     accountId: string | null,
     limit: number,
     offset: number,
-  ): Promise<{ endpoints: EndpointEntity[]; total: number }> {
-    const rows: Row[] = await executor.query(
+  ): Promise<{ endpoints: Endpoint[]; total: number }> {
+    const rows: (EndpointRow & { total: string })[] = await executor.query(
       `SELECT *, count(*) OVER () AS total FROM webhook_endpoints
         WHERE status <> 'DELETED' AND ($1::text IS NULL OR account_id = $1)
         ORDER BY created_at, endpoint_id LIMIT $2 OFFSET $3`,
       [accountId, limit, offset],
     );
     const total = rows.length > 0 ? Number(rows[0].total) : await this.count(executor, accountId);
-    return { endpoints: rows.map(toEntity), total };
+    return { endpoints: rows.map(toEndpoint), total };
   }
 
   /** Enabled endpoints that may receive an event of `accountId`: its own, and its master's that opted in. */
@@ -92,18 +92,18 @@ export class EndpointRepository {
     executor: Executor,
     accountId: string,
     masterAccountId: string,
-  ): Promise<EndpointEntity[]> {
+  ): Promise<Endpoint[]> {
     const rows = await executor.query(
       `SELECT * FROM webhook_endpoints
         WHERE status = 'ENABLED'
           AND (account_id = $1 OR (include_sub_accounts AND account_id = $2 AND $2 <> $1))`,
       [accountId, masterAccountId],
     );
-    return rows.map(toEntity);
+    return rows.map(toEndpoint);
   }
 
-  async update(executor: Executor, endpointId: string, changes: EndpointChanges): Promise<EndpointEntity> {
-    const rows = rowsOf<Row>(
+  async update(executor: Executor, endpointId: string, changes: EndpointChanges): Promise<Endpoint> {
+    const rows = rowsOf<EndpointRow>(
       await executor.query(
         `UPDATE webhook_endpoints SET
            url = COALESCE($2, url),
@@ -122,7 +122,7 @@ export class EndpointRepository {
         ],
       ),
     );
-    return toEntity(rows[0]);
+    return toEndpoint(rows[0]);
   }
 
   /** The conditional status update; null when the endpoint is not in a status the event may leave. */
@@ -131,7 +131,7 @@ export class EndpointRepository {
     endpointId: string,
     event: EndpointEvent,
     set: Record<string, unknown> = {},
-  ): Promise<EndpointEntity | null> {
+  ): Promise<Endpoint | null> {
     const statement = conditionalUpdateSql({
       table: 'webhook_endpoints',
       idColumn: 'endpoint_id',
@@ -140,20 +140,20 @@ export class EndpointRepository {
       to: endpointMachine.targetOf(event),
       set: { ...set, updated_at: new Date() },
     });
-    const [row] = rowsOf<Row>(await executor.query(statement.sql, statement.params));
-    return row ? toEntity(row) : null;
+    const [row] = rowsOf<EndpointRow>(await executor.query(statement.sql, statement.params));
+    return row ? toEndpoint(row) : null;
   }
 
   /** First failure of a streak: remembered once, so "failing for 5 days" counts from there. */
-  async markFailing(executor: Executor, endpointId: string, at: Date): Promise<EndpointEntity | null> {
-    const [row] = rowsOf<Row>(
+  async markFailing(executor: Executor, endpointId: string, at: Date): Promise<Endpoint | null> {
+    const [row] = rowsOf<EndpointRow>(
       await executor.query(
         `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2)
           WHERE endpoint_id = $1 RETURNING *`,
         [endpointId, at],
       ),
     );
-    return row ? toEntity(row) : null;
+    return row ? toEndpoint(row) : null;
   }
 
   /** A success ends the streak. Writes (and locks) only when there is one. */
@@ -182,13 +182,13 @@ export class EndpointRepository {
 
   /** Secrets that sign right now, newest first. */
   async activeSecrets(executor: Executor, endpointId: string): Promise<string[]> {
-    const rows: Row[] = await executor.query(
+    const rows: { secret: string }[] = await executor.query(
       `SELECT secret FROM webhook_endpoint_secrets
         WHERE endpoint_id = $1 AND (expires_at IS NULL OR expires_at > now())
         ORDER BY secret_id DESC`,
       [endpointId],
     );
-    return rows.map((row) => row.secret as string);
+    return rows.map((row) => row.secret);
   }
 
   private async count(executor: Executor, accountId: string | null): Promise<number> {
@@ -201,24 +201,24 @@ export class EndpointRepository {
 }
 
 /** Also reads a row that went through to_jsonb (timestamps as strings). */
-export function toEntity(row: Row): EndpointEntity {
+export function toEndpoint(row: EndpointRow): Endpoint {
   return {
-    endpointId: row.endpoint_id as string,
-    accountId: row.account_id as string,
-    masterAccountId: row.master_account_id as string,
-    url: row.url as string,
-    description: (row.description as string | null) ?? null,
-    eventNames: row.event_names as string[],
-    includeSubAccounts: row.include_sub_accounts as boolean,
-    status: row.status as EndpointEntity['status'],
-    disabledReason: (row.disabled_reason as string | null) ?? null,
+    endpointId: row.endpoint_id,
+    accountId: row.account_id,
+    masterAccountId: row.master_account_id,
+    url: row.url,
+    description: row.description,
+    eventNames: row.event_names,
+    includeSubAccounts: row.include_sub_accounts,
+    status: row.status,
+    disabledReason: row.disabled_reason,
     disabledAt: dateOrNull(row.disabled_at),
     failingSince: dateOrNull(row.failing_since),
-    createdAt: new Date(row.created_at as Date | string),
-    updatedAt: new Date(row.updated_at as Date | string),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
   };
 }
 
-function dateOrNull(value: unknown): Date | null {
-  return value === null || value === undefined ? null : new Date(value as Date | string);
+function dateOrNull(value: Date | string | null): Date | null {
+  return value === null ? null : new Date(value);
 }

@@ -3,29 +3,31 @@ import { DataSource } from 'typeorm';
 import {
   Actor,
   CreatedWebhookEndpointView,
+  CreateWebhookEndpointPayload,
+  DeletedWebhookEndpointView,
   EventTopics,
+  ListWebhookEndpointsPayload,
+  ReplayedWebhookEndpointView,
+  ReplayWebhookEndpointPayload,
   RotatedWebhookSecretView,
+  RotateWebhookSecretPayload,
+  UpdateWebhookEndpointPayload,
   WebhookEndpointDisabledData,
   WebhookEndpointView,
   WebhookEvents,
   WebhookPage,
 } from '@paygrid/contracts';
-import { appendToOutbox, Executor } from '@paygrid/platform';
+import { appendToOutbox, Executor, TransactionContext } from '@paygrid/platform';
 import { newId } from '@paygrid/ids';
 import { assertPublicTarget, UrlRefusedError } from '../../common/address-guard';
 import { offsetOf, pageOf } from '../../common/pagination';
+import { WebhookErrors } from '../../common/webhook-errors';
 import { DISPATCHER_CONFIG, DispatcherConfig, privateUrlsAllowed } from '../../config';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
+import { DeliveryQueue } from '../sending/delivery-queue';
 import { WebhookMetrics } from '../sending/webhook-metrics';
 import { newWebhookSecret } from '../sending/webhook-signer';
-import {
-  CreateEndpointDto,
-  ListEndpointsDto,
-  RotateSecretDto,
-  UpdateEndpointDto,
-} from './dto/endpoint-commands.dto';
-import { DisableReason, EndpointEntity } from './endpoint.entity';
-import { WebhookErrors } from './endpoint.errors';
+import { DisableReason, Endpoint } from './endpoint.types';
 import { presentEndpoint } from './endpoint.presenter';
 import { EndpointRepository } from './endpoint.repository';
 
@@ -33,7 +35,9 @@ import { EndpointRepository } from './endpoint.repository';
  * Webhook endpoints: one method per use case. Endpoints belong to the acting account; an operator
  * (scope null) sees every account's. A secret is shown once, in the reply that minted it. Disabling
  * (by the delivery worker) fails the endpoint's waiting deliveries, so they can be replayed after the
- * endpoint is enabled again, and announces itself with an OPERATIONS event through the outbox.
+ * endpoint is enabled again, and announces itself with an OPERATIONS event through the outbox. Writes
+ * run in their command's transaction (`tx`); work that must follow the commit (enqueueing, counting)
+ * is registered on it.
  */
 export const ENDPOINT_ID_PREFIX = 'whep';
 
@@ -45,13 +49,14 @@ export class EndpointService {
     private readonly dataSource: DataSource,
     private readonly endpoints: EndpointRepository,
     private readonly deliveries: DeliveryRepository,
+    private readonly queue: DeliveryQueue,
     private readonly metrics: WebhookMetrics,
     @Inject(DISPATCHER_CONFIG) private readonly config: DispatcherConfig,
   ) {
     this.allowPrivate = privateUrlsAllowed(config);
   }
 
-  /** Outside any transaction: a DNS lookup may take a while. */
+  /** Call it with no transaction open: a DNS lookup may take a while. */
   async checkUrl(url: string): Promise<void> {
     try {
       await assertPublicTarget(url, this.allowPrivate);
@@ -62,11 +67,11 @@ export class EndpointService {
   }
 
   async create(
+    tx: TransactionContext,
     actor: Actor,
-    request: CreateEndpointDto,
-    executor: Executor,
+    request: CreateWebhookEndpointPayload,
   ): Promise<CreatedWebhookEndpointView> {
-    const endpoint = await this.endpoints.insert(executor, {
+    const endpoint = await this.endpoints.insert(tx.manager, {
       endpointId: newId(ENDPOINT_ID_PREFIX),
       accountId: actor.account_id,
       masterAccountId: actor.master_account_id,
@@ -76,11 +81,14 @@ export class EndpointService {
       includeSubAccounts: request.include_sub_accounts ?? false,
     });
     const secret = newWebhookSecret();
-    await this.endpoints.insertSecret(executor, endpoint.endpointId, secret);
+    await this.endpoints.insertSecret(tx.manager, endpoint.endpointId, secret);
     return { ...presentEndpoint(endpoint), secret };
   }
 
-  async list(scope: string | null, request: ListEndpointsDto): Promise<WebhookPage<WebhookEndpointView>> {
+  async list(
+    scope: string | null,
+    request: ListWebhookEndpointsPayload,
+  ): Promise<WebhookPage<WebhookEndpointView>> {
     const accountId = scope ?? request.account_id ?? null;
     const { endpoints, total } = await this.endpoints.list(
       this.dataSource,
@@ -95,9 +103,13 @@ export class EndpointService {
     return presentEndpoint(await this.visible(this.dataSource, scope, endpointId));
   }
 
-  async update(scope: string, request: UpdateEndpointDto, executor: Executor): Promise<WebhookEndpointView> {
-    await this.visible(executor, scope, request.endpoint_id, { lock: true });
-    const updated = await this.endpoints.update(executor, request.endpoint_id, {
+  async update(
+    tx: TransactionContext,
+    scope: string,
+    request: UpdateWebhookEndpointPayload,
+  ): Promise<WebhookEndpointView> {
+    await this.visible(tx.manager, scope, request.endpoint_id, { lock: true });
+    const updated = await this.endpoints.update(tx.manager, request.endpoint_id, {
       url: request.url,
       description: request.description,
       eventNames: request.event_names,
@@ -108,19 +120,19 @@ export class EndpointService {
 
   /** Deleted endpoints disappear; their waiting deliveries are cancelled (not failed: nothing to replay to). */
   async delete(
+    tx: TransactionContext,
     scope: string,
     endpointId: string,
-    executor: Executor,
-  ): Promise<{ endpoint_id: string; deleted: true }> {
-    await this.visible(executor, scope, endpointId, { lock: true });
-    await this.endpoints.transition(executor, endpointId, 'DELETE');
+  ): Promise<DeletedWebhookEndpointView> {
+    await this.visible(tx.manager, scope, endpointId, { lock: true });
+    await this.endpoints.transition(tx.manager, endpointId, 'DELETE');
     const cancelled = await this.deliveries.settlePendingOfEndpoint(
-      executor,
+      tx.manager,
       endpointId,
       'CANCEL',
       'endpoint deleted',
     );
-    this.metrics.deliveries.inc({ outcome: 'cancelled' }, cancelled);
+    tx.afterCommit(() => this.metrics.deliveries.inc({ outcome: 'cancelled' }, cancelled));
     return { endpoint_id: endpointId, deleted: true };
   }
 
@@ -129,19 +141,19 @@ export class EndpointService {
    * receivers can switch without losing a delivery (webhook-signature carries one entry per secret).
    */
   async rotateSecret(
+    tx: TransactionContext,
     scope: string,
-    request: RotateSecretDto,
-    executor: Executor,
+    request: RotateWebhookSecretPayload,
   ): Promise<RotatedWebhookSecretView> {
-    await this.visible(executor, scope, request.endpoint_id, { lock: true });
+    await this.visible(tx.manager, scope, request.endpoint_id, { lock: true });
     const overlapMs =
       request.overlap_seconds !== undefined
         ? request.overlap_seconds * 1000
         : this.config.WEBHOOK_SECRET_OVERLAP_MS;
     const previousExpiresAt = new Date(Date.now() + overlapMs);
-    await this.endpoints.expireActiveSecrets(executor, request.endpoint_id, previousExpiresAt);
+    await this.endpoints.expireActiveSecrets(tx.manager, request.endpoint_id, previousExpiresAt);
     const secret = newWebhookSecret();
-    await this.endpoints.insertSecret(executor, request.endpoint_id, secret);
+    await this.endpoints.insertSecret(tx.manager, request.endpoint_id, secret);
     return {
       endpoint_id: request.endpoint_id,
       secret,
@@ -150,10 +162,14 @@ export class EndpointService {
   }
 
   /** Enabling an enabled endpoint changes nothing and answers the same. */
-  async enable(scope: string | null, endpointId: string, executor: Executor): Promise<WebhookEndpointView> {
-    const endpoint = await this.visible(executor, scope, endpointId, { lock: true });
+  async enable(
+    tx: TransactionContext,
+    scope: string | null,
+    endpointId: string,
+  ): Promise<WebhookEndpointView> {
+    const endpoint = await this.visible(tx.manager, scope, endpointId, { lock: true });
     if (endpoint.status === 'ENABLED') return presentEndpoint(endpoint);
-    const enabled = await this.endpoints.transition(executor, endpointId, 'ENABLE', {
+    const enabled = await this.endpoints.transition(tx.manager, endpointId, 'ENABLE', {
       disabled_reason: null,
       disabled_at: null,
       failing_since: null,
@@ -161,13 +177,25 @@ export class EndpointService {
     return presentEndpoint(enabled ?? endpoint);
   }
 
+  /**
+   * Every failed delivery of the endpoint created at or after `since`, once more (after it recovered);
+   * the endpoint must be enabled. Jobs are enqueued once the transaction committed.
+   */
+  async replay(
+    tx: TransactionContext,
+    scope: string | null,
+    request: ReplayWebhookEndpointPayload,
+  ): Promise<ReplayedWebhookEndpointView> {
+    const endpoint = await this.visible(tx.manager, scope, request.endpoint_id, { lock: true });
+    if (endpoint.status !== 'ENABLED') throw WebhookErrors.endpointDisabled();
+    const since = new Date(request.since);
+    const due = await this.deliveries.replayFailed(tx.manager, request.endpoint_id, since);
+    tx.afterCommit(() => this.queue.enqueue(due));
+    return { endpoint_id: request.endpoint_id, since: since.toISOString(), replayed: due.length };
+  }
+
   /** Called inside the worker's transaction; false when another worker disabled it first. */
-  async disable(
-    executor: Executor,
-    endpoint: EndpointEntity,
-    reason: DisableReason,
-    now: Date,
-  ): Promise<boolean> {
+  async disable(executor: Executor, endpoint: Endpoint, reason: DisableReason, now: Date): Promise<boolean> {
     const disabled = await this.endpoints.transition(executor, endpoint.endpointId, 'DISABLE', {
       disabled_reason: reason,
       disabled_at: now,
@@ -205,7 +233,7 @@ export class EndpointService {
     scope: string | null,
     endpointId: string,
     options: { lock?: boolean } = {},
-  ): Promise<EndpointEntity> {
+  ): Promise<Endpoint> {
     const endpoint = options.lock
       ? await this.endpoints.lockVisible(executor, endpointId, scope)
       : await this.endpoints.findVisible(executor, endpointId, scope);

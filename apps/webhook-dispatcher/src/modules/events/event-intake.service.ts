@@ -5,7 +5,7 @@ import { Logger } from 'pino';
 import { DomainEvent, EventFormatError, parseDomainEvent } from '@paygrid/contracts';
 import { claimInboxEvent, CONSUMER_DEFAULTS, KAFKA, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
 import { DeliveryRepository, NewDelivery } from '../deliveries/delivery.repository';
-import { EndpointEntity } from '../endpoints/endpoint.entity';
+import { Endpoint } from '../endpoints/endpoint.types';
 import { EndpointRepository } from '../endpoints/endpoint.repository';
 import { matchesEventFilter } from '../endpoints/event-filter';
 import { DeliveryQueue } from '../sending/delivery-queue';
@@ -111,7 +111,7 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
 
   /** Which endpoints get each event (endpoints looked up once per account of the chunk). */
   private async fanOut(manager: EntityManager, events: DomainEvent[]): Promise<NewDelivery[]> {
-    const candidates = new Map<string, EndpointEntity[]>();
+    const candidates = new Map<string, Endpoint[]>();
     const pairs: NewDelivery[] = [];
     for (const event of events) {
       const key = `${event.account_id}\n${event.master_account_id}`;

@@ -3,9 +3,9 @@ import { DataSource } from 'typeorm';
 import { Logger } from 'pino';
 import { Executor, LOGGER } from '@paygrid/platform';
 import { DISPATCHER_CONFIG, DispatcherConfig } from '../../config';
-import { DeliveryEntity } from '../deliveries/delivery.entity';
+import { Delivery } from '../deliveries/delivery.types';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
-import { EndpointEntity } from '../endpoints/endpoint.entity';
+import { Endpoint } from '../endpoints/endpoint.types';
 import { EndpointRepository } from '../endpoints/endpoint.repository';
 import { EndpointService } from '../endpoints/endpoint.service';
 import { DeliveryJob, DeliveryQueue } from './delivery-queue';
@@ -123,8 +123,8 @@ export class DeliveryProcessor {
 
   private async record(
     executor: Executor,
-    delivery: DeliveryEntity,
-    endpoint: EndpointEntity,
+    delivery: Delivery,
+    endpoint: Endpoint,
     attempt: number,
     attemptedAt: Date,
     result: SendResult,
@@ -174,7 +174,7 @@ export class DeliveryProcessor {
   }
 
   private async settle(
-    delivery: DeliveryEntity,
+    delivery: Delivery,
     event: 'FAIL' | 'CANCEL',
     reason: string,
   ): Promise<ProcessOutcome> {

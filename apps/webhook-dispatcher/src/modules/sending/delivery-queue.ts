@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { DISPATCHER_CONFIG, DispatcherConfig } from '../../config';
-import { DueDelivery } from '../deliveries/delivery.entity';
+import { DueDelivery } from '../deliveries/delivery.types';
 import { WebhookMetrics } from './webhook-metrics';
 
 /**

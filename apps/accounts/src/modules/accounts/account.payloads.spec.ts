@@ -1,7 +1,18 @@
-import { validatePayload } from '@paygrid/contracts';
-import { companyBody, individualBody } from '../../../test/fixtures';
-import { CreateSubAccountDto, subAccountCrossFieldProblems, requestedBusinessCodes } from '@paygrid/contracts';
-import { GetAdditionalDto, ListAccountsDto, RetrieveAccountDto } from './account-queries.dto';
+import {
+  CreateSubAccountDto,
+  GetAdditionalPayload,
+  ListAccountsPayload,
+  requestedBusinessCodes,
+  RetrieveAccountPayload,
+  subAccountCrossFieldProblems,
+  validatePayload,
+} from '@paygrid/contracts';
+import { companyBody, individualBody } from '../../test/fixtures';
+
+/**
+ * The payload classes of the account commands (libs/contracts/src/accounts.commands.ts and
+ * create-sub-account.dto.ts), checked with the accounts service's own test bodies.
+ */
 
 function problemsOf(body: unknown): string[] {
   const result = validatePayload(CreateSubAccountDto, body);
@@ -18,11 +29,15 @@ describe('CreateSubAccountDto', () => {
   });
 
   it('accepts business_code alone, without the deprecated business_type', () => {
-    expect(problemsOf(companyBody({ business_type: undefined, business_code: ['ACQUIRING', 'ISSUING'] }))).toEqual([]);
+    expect(
+      problemsOf(companyBody({ business_type: undefined, business_code: ['ACQUIRING', 'ISSUING'] })),
+    ).toEqual([]);
   });
 
   it('asks for business_type or business_code when neither is given', () => {
-    expect(problemsOf(companyBody({ business_type: undefined }))).toEqual(['business_type: is required unless business_code is given']);
+    expect(problemsOf(companyBody({ business_type: undefined }))).toEqual([
+      'business_type: is required unless business_code is given',
+    ]);
   });
 
   it('names the nested field path and the rule', () => {
@@ -33,7 +48,8 @@ describe('CreateSubAccountDto', () => {
 
   it('names array positions in the path', () => {
     const body = companyBody();
-    const [representative] = (body.ownership_details as { representatives: Record<string, unknown>[] }).representatives;
+    const [representative] = (body.ownership_details as { representatives: Record<string, unknown>[] })
+      .representatives;
     representative.nationality = 'Singaporean';
     expect(problemsOf(body)).toEqual([
       'ownership_details.representatives[0].nationality: must be an ISO 3166-1 alpha-2 country code',
@@ -47,7 +63,9 @@ describe('CreateSubAccountDto', () => {
   });
 
   it('requires company_info for a COMPANY', () => {
-    expect(problemsOf(companyBody({ company_info: undefined }))).toEqual(['company_info: is required when entity_type is COMPANY']);
+    expect(problemsOf(companyBody({ company_info: undefined }))).toEqual([
+      'company_info: is required when entity_type is COMPANY',
+    ]);
   });
 
   it('requires individual_info, expected_activity and proof of address for an INDIVIDUAL', () => {
@@ -63,7 +81,10 @@ describe('CreateSubAccountDto', () => {
   it('refuses unknown fields at any depth instead of dropping them', () => {
     const body = companyBody({ surprise: true });
     (body.company_info as Record<string, unknown>).extra = 'x';
-    expect(problemsOf(body)).toEqual(['surprise: is not an accepted field', 'company_info.extra: is not an accepted field']);
+    expect(problemsOf(body)).toEqual([
+      'surprise: is not an accepted field',
+      'company_info.extra: is not an accepted field',
+    ]);
   });
 
   it('refuses an impossible date and a malformed phone number', () => {
@@ -76,14 +97,16 @@ describe('CreateSubAccountDto', () => {
   });
 
   it('refuses an array where an object belongs without noise about its elements', () => {
-    expect(problemsOf(companyBody({ company_address: [{}] }))).toEqual(['company_address: must be an object']);
+    expect(problemsOf(companyBody({ company_address: [{}] }))).toEqual([
+      'company_address: must be an object',
+    ]);
   });
 
   it('offers INDIVIDUAL only for banking and never mixes the two variants', () => {
     expect(problemsOf(individualBody({ business_type: 'ISSUING' }))).toEqual([
       'entity_type INDIVIDUAL is only available for business_code BANKING',
     ]);
-    expect(problemsOf(companyBody({ individual_info: (individualBody().individual_info as object) }))).toEqual([
+    expect(problemsOf(companyBody({ individual_info: individualBody().individual_info as object }))).toEqual([
       'individual_info: is not allowed when entity_type is COMPANY',
     ]);
   });
@@ -101,31 +124,38 @@ describe('CreateSubAccountDto', () => {
   });
 
   it('merges business_code and business_type without duplicates', () => {
-    expect(requestedBusinessCodes({ business_type: 'BANKING', business_code: ['ISSUING', 'BANKING'] })).toEqual(['ISSUING', 'BANKING']);
+    expect(
+      requestedBusinessCodes({ business_type: 'BANKING', business_code: ['ISSUING', 'BANKING'] }),
+    ).toEqual(['ISSUING', 'BANKING']);
     expect(requestedBusinessCodes({ business_type: 'ACQUIRING' })).toEqual(['ACQUIRING']);
   });
 });
 
 describe('account query DTOs', () => {
   it('refuses a page size outside 10 to 100 and a page number below 1', () => {
-    const result = validatePayload(ListAccountsDto, { page_size: 5, page_number: 0 });
-    expect(result).toEqual({ ok: false, problems: ['page_size: must not be less than 10', 'page_number: must not be less than 1'] });
-    expect(validatePayload(ListAccountsDto, { page_size: 101, page_number: 1 })).toEqual({
+    const result = validatePayload(ListAccountsPayload, { page_size: 5, page_number: 0 });
+    expect(result).toEqual({
+      ok: false,
+      problems: ['page_size: must not be less than 10', 'page_number: must not be less than 1'],
+    });
+    expect(validatePayload(ListAccountsPayload, { page_size: 101, page_number: 1 })).toEqual({
       ok: false,
       problems: ['page_size: must not be greater than 100'],
     });
   });
 
   it('requires a uuid v4 account id on retrieve and defaults nothing else', () => {
-    expect(validatePayload(RetrieveAccountDto, { account_id: 'nope' })).toEqual({
+    expect(validatePayload(RetrieveAccountPayload, { account_id: 'nope' })).toEqual({
       ok: false,
       problems: ['account_id: must be a UUID'],
     });
-    expect(validatePayload(RetrieveAccountDto, { account_id: '5a0d0b0c-0000-4000-8000-000000000001' }).ok).toBe(true);
+    expect(
+      validatePayload(RetrieveAccountPayload, { account_id: '5a0d0b0c-0000-4000-8000-000000000001' }).ok,
+    ).toBe(true);
   });
 
   it('checks the country and business code of get_additional', () => {
-    expect(validatePayload(GetAdditionalDto, { country: 'XX', business_code: 'CASH' })).toEqual({
+    expect(validatePayload(GetAdditionalPayload, { country: 'XX', business_code: 'CASH' })).toEqual({
       ok: false,
       problems: [
         'country: must be an ISO 3166-1 alpha-2 country code',
