@@ -20,6 +20,7 @@ import { GatewayHealthController } from './modules/health/gateway-health.control
 import { UnavailableController } from './modules/unavailable/unavailable.controller';
 import { DiagnosticsController } from './modules/diagnostics/diagnostics.controller';
 import { WebhooksController } from './modules/webhooks/webhooks.controller';
+import { PayoutsController } from './modules/payouts/payouts.controller';
 
 /** Every route of the gateway (the API reference is generated from these). */
 export const GATEWAY_CONTROLLERS: Type<unknown>[] = [
@@ -28,6 +29,7 @@ export const GATEWAY_CONTROLLERS: Type<unknown>[] = [
   ...acquiringControllers,
   ...issuingControllers,
   WebhooksController,
+  PayoutsController,
   GatewayHealthController,
   DiagnosticsController,
   UnavailableController,

@@ -7,6 +7,7 @@ export * from './accounts.commands';
 export * from './webhooks';
 export * from './webhooks.commands';
 export * from './acquiring';
+export * from './payouts';
 export * from './sandbox';
 export * from './validation/validate-payload';
 export * from './validation/field-rules';

@@ -56,6 +56,15 @@ const EXPECTED_COMMAND_TYPES = [
   'webhooks.deliveries.retrieve',
   'webhooks.deliveries.retry',
   'webhooks.events.list_attempts',
+  'payouts.bank_accounts.create',
+  'payouts.bank_accounts.update',
+  'payouts.bank_accounts.list',
+  'payouts.bank_accounts.retrieve',
+  'payouts.payouts.create',
+  'payouts.payouts.list',
+  'payouts.payouts.retrieve',
+  'payouts.balances.list',
+  'payouts.balances.retrieve',
 ];
 
 const EXPECTED_EVENTS = [
@@ -68,6 +77,7 @@ const EXPECTED_EVENTS = [
   'acquiring.payment_intent.succeeded',
   'acquiring.payment_attempt.created',
   'acquiring.refund.created',
+  'acquiring.payout.created',
 ];
 
 describe('API and bus references against the running stack', () => {
@@ -196,6 +206,46 @@ describe('API and bus references against the running stack', () => {
       expect(challenged.body.intent_status).toBe('REQUIRES_CUSTOMER_ACTION');
       await call('GET', '/hosted/three_ds', { query: secret, anonymous: true });
       await call('POST', '/hosted/three_ds', { anonymous: true, body: { ...secret, outcome: 'approve' } });
+
+      // Payouts: the master's seeded USD settlement account, a new one in SGD, and a payout once the
+      // payment captured above has settled into the available balance.
+      const bankAccounts = await call<{ data: { id: string; currency: string }[] }>('GET', '/v2/payment/bankaccount');
+      const seededUsd = bankAccounts.body.data.find((account) => account.currency === 'USD');
+      expect(seededUsd).toBeDefined();
+      const bankAccountId = { id: seededUsd?.id ?? '' };
+      await call('GET', '/v2/payment/bankaccount/{id}', { params: bankAccountId });
+      await call('POST', '/v2/payment/bankaccount/{id}', {
+        params: bankAccountId,
+        body: {
+          account_number: '000123456789',
+          bank_name: 'Paygrid Sandbox Bank',
+          swift_code: 'PGSBUS33',
+          bank_country_code: 'US',
+          bank_address: '1 Sandbox Way, New York, NY 10001',
+          bank_code_type: 'aba',
+          bank_code_value: '021000021',
+        },
+      });
+      await call('POST', '/v2/payment/bankaccount/create', {
+        body: { currency: 'SGD', account_number: '0123456789', bank_name: 'Reference Bank', swift_code: 'DBSSSGSG', bank_country_code: 'SG', bank_address: '12 Marina Boulevard' },
+      });
+      await waitFor(
+        async () => {
+          const balance = await api<{ available_balance: string }>('GET', '/v2/payment/balances/USD', { token });
+          return Number(balance.body.available_balance) >= 1;
+        },
+        { timeoutMs: 30_000, intervalMs: 200, what: 'the captured payment to settle into the available balance' },
+      );
+      const payout = await call<{ payout_id: string }>('POST', '/v2/payment/payout/create', {
+        body: { payout_currency: 'USD', payout_amount: '1.00', statement_descriptor: 'REFERENCE' },
+      });
+      const payoutId = { id: payout.body.payout_id };
+      await call('GET', '/v2/payment/payout', { query: { payout_status: 'INITIATED' } });
+      await call('GET', '/v2/payment/payouts', { query: { page_size: '10' } });
+      await call('GET', '/v2/payment/payout/{id}', { params: payoutId });
+      await call('GET', '/v2/payment/payouts/{id}', { params: payoutId });
+      await call('GET', '/v2/payment/balances');
+      await call('GET', '/v2/payment/balances/{currency}', { params: { currency: 'USD' } });
 
       // Deliveries of the events above to the endpoint.
       const delivered = await waitFor(

@@ -42,6 +42,14 @@ export const ISSUING_E2E_ENV = {
   CARD_ORDER_DELAY_MS: '150',
 };
 
+/** Payouts at test speed: the sandbox bank rail moves a payout on every few hundred milliseconds. */
+export const PAYOUTS_E2E_ENV = {
+  PAYOUT_PROCESSING_DELAY_MS: '300',
+  PAYOUT_SETTLE_DELAY_MS: '300',
+  PAYOUT_REFUND_DELAY_MS: '300',
+  PAYOUT_RAIL_POLL_MS: '100',
+};
+
 export function e2eSettings(infrastructure: {
   kafkaBrokers: string;
   databaseServerUrl: string;
@@ -63,6 +71,7 @@ export function e2eSettings(infrastructure: {
       RATE_LIMIT_PER_SECOND: '2000',
       ...ACQUIRING_E2E_ENV,
       ...ISSUING_E2E_ENV,
+      ...PAYOUTS_E2E_ENV,
     },
   };
 }

@@ -47,6 +47,10 @@ import {
   AcquiringEvents,
   AdditionalDocument,
   AttemptIdPayload,
+  BalanceCurrencyPayload,
+  BalanceView,
+  BankAccountIdPayload,
+  BankAccountView,
   CancelIntentPayload,
   CaptureIntentPayload,
   CommandDefinition,
@@ -58,7 +62,9 @@ import {
   CredentialCommand,
   CreatedSubAccountView,
   CreatedWebhookEndpointView,
+  CreateBankAccountPayload,
   CreateIntentPayload,
+  CreatePayoutPayload,
   CreateRefundPayload,
   CreateSubAccountDto,
   CreateWebhookEndpointPayload,
@@ -72,9 +78,13 @@ import {
   HostedSessionView,
   HostedThreeDsPayload,
   IntentIdPayload,
+  LedgerAuditReport,
+  ListBalancesPayload,
+  ListBankAccountsPayload,
   ListAccountsPayload,
   ListAttemptsPayload,
   ListIntentsPayload,
+  ListPayoutsPayload,
   ListRefundsPayload,
   ListSettlementsPayload,
   ListWebhookDeliveriesPayload,
@@ -83,6 +93,10 @@ import {
   Page,
   PaymentAttemptView,
   PaymentIntentView,
+  PayoutCommand,
+  PayoutEvents,
+  PayoutIdPayload,
+  PayoutView,
   PING_COMMAND,
   PingResult,
   RefundIdPayload,
@@ -97,6 +111,7 @@ import {
   RotatedWebhookSecretView,
   RotateWebhookSecretPayload,
   SettlementView,
+  UpdateBankAccountPayload,
   UpdateIntentPayload,
   UpdateWebhookEndpointPayload,
   VerifiedCredential,
@@ -179,6 +194,16 @@ export interface BusCommandShapes {
   'issuing.card_orders.retrieve': { payload: CardOrderRef; result: CardOrderView };
   'issuing.card_arts.list': { payload: ListCardArtsPayload; result: Page<CardArtView> };
   'issuing.card_arts.set_default': { payload: CardArtRef; result: CardArtView };
+  'payouts.bank_accounts.create': { payload: CreateBankAccountPayload; result: BankAccountView };
+  'payouts.bank_accounts.update': { payload: UpdateBankAccountPayload; result: BankAccountView };
+  'payouts.bank_accounts.list': { payload: ListBankAccountsPayload; result: Page<BankAccountView> };
+  'payouts.bank_accounts.retrieve': { payload: BankAccountIdPayload; result: BankAccountView };
+  'payouts.payouts.create': { payload: CreatePayoutPayload; result: PayoutView };
+  'payouts.payouts.list': { payload: ListPayoutsPayload; result: Page<PayoutView> };
+  'payouts.payouts.retrieve': { payload: PayoutIdPayload; result: PayoutView };
+  'payouts.balances.list': { payload: ListBalancesPayload; result: Page<BalanceView> };
+  'payouts.balances.retrieve': { payload: BalanceCurrencyPayload; result: BalanceView };
+  'payouts.ledger.verify': { payload: Record<string, never>; result: LedgerAuditReport };
 
   'webhooks.endpoints.create': { payload: CreateWebhookEndpointPayload; result: CreatedWebhookEndpointView };
   'webhooks.endpoints.list': { payload: ListWebhookEndpointsPayload; result: WebhookPage<WebhookEndpointView> };
@@ -236,6 +261,11 @@ export interface BusEventShapes {
   'card.risk_control.network_protection.removed': { category: 'ISSUING'; data: NetworkProtectionEventData };
   'cardholder.kyc.status_changed': { category: 'ISSUING'; data: CardholderEventData };
   'cardholder.updated': { category: 'ISSUING'; data: CardholderEventData };
+  'acquiring.payout.created': { category: 'PAYOUT'; data: PayoutView };
+  'payout.processing': { category: 'PAYOUT'; data: PayoutView };
+  'payout.completed': { category: 'PAYOUT'; data: PayoutView };
+  'payout.failed': { category: 'PAYOUT'; data: PayoutView };
+  'payout.failed_refunded': { category: 'PAYOUT'; data: PayoutView };
 
   'webhook.endpoint.disabled': { category: 'OPERATIONS'; data: WebhookEndpointDisabledData };
 }
@@ -247,7 +277,7 @@ export interface BusEventShapes {
 const FAMILIES = {
   accounts: { commands: [AccountCommand, CredentialCommand], events: AccountEvents },
   acquiring: { commands: [AcquiringCommand], events: AcquiringEvents },
-  payouts: { commands: [], events: {} },
+  payouts: { commands: [PayoutCommand], events: PayoutEvents },
   issuing: { commands: [IssuingCommand], events: IssuingEvents },
   webhooks: { commands: [WebhookCommand], events: WebhookEvents },
 } as const satisfies Record<CommandFamily, { commands: readonly object[]; events: object }>;

@@ -383,6 +383,141 @@ export const WIRE_SCHEMAS = {
       "ON_CAPTURE"
     ]
   },
+  "BalanceCurrencyPayload": {
+    "type": "object",
+    "properties": {
+      "currency": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "currency"
+    ],
+    "additionalProperties": false
+  },
+  "BalanceView": {
+    "type": "object",
+    "properties": {
+      "currency": {
+        "type": "string"
+      },
+      "available_balance": {
+        "type": "string"
+      },
+      "pending_balance": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "currency",
+      "available_balance",
+      "pending_balance"
+    ],
+    "additionalProperties": false
+  },
+  "BankAccountIdPayload": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "id"
+    ],
+    "additionalProperties": false
+  },
+  "BankAccountStatus": {
+    "type": "string",
+    "enum": [
+      "Valid",
+      "Invalid"
+    ]
+  },
+  "BankAccountView": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "currency": {
+        "type": "string"
+      },
+      "account_number": {
+        "type": "string"
+      },
+      "bank_name": {
+        "type": "string"
+      },
+      "swift_code": {
+        "type": "string"
+      },
+      "bank_country_code": {
+        "type": "string"
+      },
+      "bank_address": {
+        "type": "string"
+      },
+      "bank_code_type": {
+        "anyOf": [
+          {
+            "$ref": "#/components/schemas/BankCodeType"
+          },
+          {
+            "type": "string",
+            "const": ""
+          }
+        ]
+      },
+      "bank_code_value": {
+        "type": "string"
+      },
+      "bank_branch_code": {
+        "type": "string"
+      },
+      "account_name": {
+        "type": "string",
+        "description": "The owning account's name (docs/payouts.md: learnt from the accounts service's events)."
+      },
+      "account_status": {
+        "$ref": "#/components/schemas/BankAccountStatus"
+      },
+      "create_time": {
+        "type": "string"
+      },
+      "update_time": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "id",
+      "currency",
+      "account_number",
+      "bank_name",
+      "swift_code",
+      "bank_country_code",
+      "bank_address",
+      "bank_code_type",
+      "bank_code_value",
+      "bank_branch_code",
+      "account_name",
+      "account_status",
+      "create_time",
+      "update_time"
+    ],
+    "additionalProperties": false
+  },
+  "BankCodeType": {
+    "type": "string",
+    "enum": [
+      "aba",
+      "bank_code",
+      "sort_code",
+      "bsb_code",
+      "ifsc",
+      "cnaps_number"
+    ]
+  },
   "Billing": {
     "type": "object",
     "properties": {
@@ -1941,6 +2076,49 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false
   },
+  "CreateBankAccountPayload": {
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "account_number": {
+        "type": "string",
+        "description": "Spec 8: 5 to 60 characters, only letters and digits (an IBAN is written without spaces)."
+      },
+      "bank_name": {
+        "type": "string"
+      },
+      "swift_code": {
+        "type": "string",
+        "description": "A SWIFT/BIC code: 8 or 11 characters, within the spec's 8 to 11 (ISO 9362 has no 9 or 10)."
+      },
+      "bank_country_code": {
+        "type": "string"
+      },
+      "bank_address": {
+        "type": "string"
+      },
+      "bank_code_type": {
+        "type": "string"
+      },
+      "bank_code_value": {
+        "type": "string"
+      },
+      "bank_branch_code": {
+        "type": "string"
+      },
+      "currency": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "account_number",
+      "bank_address",
+      "bank_country_code",
+      "bank_name",
+      "currency",
+      "swift_code"
+    ]
+  },
   "CreateCardholderPayload": {
     "type": "object",
     "properties": {
@@ -2321,6 +2499,34 @@ export const WIRE_SCHEMAS = {
       "merchant_order_id",
       "return_url"
     ]
+  },
+  "CreatePayoutPayload": {
+    "type": "object",
+    "properties": {
+      "payout_currency": {
+        "type": "string"
+      },
+      "payout_amount": {
+        "type": "string"
+      },
+      "statement_descriptor": {
+        "type": "string",
+        "description": "Spec 8: at most 15 characters, shown to the recipient bank: printable characters only."
+      },
+      "internal_note": {
+        "type": "string"
+      },
+      "payout_account_id": {
+        "type": "string",
+        "description": "Internal transfer to the caller's own account level: its account id (uuid) or short reference id."
+      }
+    },
+    "required": [
+      "payout_currency",
+      "payout_amount",
+      "statement_descriptor"
+    ],
+    "additionalProperties": false
   },
   "CreateRefundPayload": {
     "type": "object",
@@ -3320,6 +3526,69 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false
   },
+  "LedgerAuditAccount": {
+    "type": "object",
+    "properties": {
+      "account_id": {
+        "type": "string"
+      },
+      "master_account_id": {
+        "type": "string"
+      },
+      "currency": {
+        "type": "string"
+      },
+      "available_minor": {
+        "type": "string",
+        "description": "Recomputed from the postings (sum), as minor-unit strings."
+      },
+      "pending_minor": {
+        "type": "string"
+      },
+      "settled_minor": {
+        "type": "string",
+        "description": "Gross amount of the acquiring settlements the ledger applied."
+      },
+      "settlement_count": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "account_id",
+      "master_account_id",
+      "currency",
+      "available_minor",
+      "pending_minor",
+      "settled_minor",
+      "settlement_count"
+    ],
+    "additionalProperties": false
+  },
+  "LedgerAuditReport": {
+    "type": "object",
+    "properties": {
+      "discrepancies": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "One sentence per discrepancy inside the payouts ledger (empty: clean)."
+      },
+      "accounts": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/LedgerAuditAccount"
+        },
+        "description": "Per merchant account and currency: the balances recomputed from the postings (minor units)."
+      }
+    },
+    "required": [
+      "discrepancies",
+      "accounts"
+    ],
+    "additionalProperties": false,
+    "description": "What `payouts.ledger.verify` answers: the ledger's own audit and what the CLI compares elsewhere."
+  },
   "ListAccountsPayload": {
     "type": "object",
     "additionalProperties": false,
@@ -3354,6 +3623,38 @@ export const WIRE_SCHEMAS = {
       }
     },
     "additionalProperties": false,
+    "required": [
+      "page_number",
+      "page_size"
+    ]
+  },
+  "ListBalancesPayload": {
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "page_size": {
+        "type": "number"
+      },
+      "page_number": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "page_number",
+      "page_size"
+    ]
+  },
+  "ListBankAccountsPayload": {
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "page_size": {
+        "type": "number"
+      },
+      "page_number": {
+        "type": "number"
+      }
+    },
     "required": [
       "page_number",
       "page_size"
@@ -3436,6 +3737,31 @@ export const WIRE_SCHEMAS = {
       },
       "create_end_time": {
         "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "page_number",
+      "page_size"
+    ]
+  },
+  "ListPayoutsPayload": {
+    "type": "object",
+    "properties": {
+      "page_size": {
+        "type": "number"
+      },
+      "page_number": {
+        "type": "number"
+      },
+      "start_time": {
+        "type": "string"
+      },
+      "end_time": {
+        "type": "string"
+      },
+      "payout_status": {
+        "$ref": "#/components/schemas/PayoutStatus"
       }
     },
     "additionalProperties": false,
@@ -3753,6 +4079,52 @@ export const WIRE_SCHEMAS = {
     },
     "additionalProperties": false
   },
+  "PageOfBalanceView": {
+    "type": "object",
+    "properties": {
+      "total_pages": {
+        "type": "number"
+      },
+      "total_items": {
+        "type": "number"
+      },
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/BalanceView"
+        }
+      }
+    },
+    "required": [
+      "total_pages",
+      "total_items",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "PageOfBankAccountView": {
+    "type": "object",
+    "properties": {
+      "total_pages": {
+        "type": "number"
+      },
+      "total_items": {
+        "type": "number"
+      },
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/BankAccountView"
+        }
+      }
+    },
+    "required": [
+      "total_pages",
+      "total_items",
+      "data"
+    ],
+    "additionalProperties": false
+  },
   "PageOfCardArtView": {
     "type": "object",
     "properties": {
@@ -3881,6 +4253,29 @@ export const WIRE_SCHEMAS = {
         "type": "array",
         "items": {
           "$ref": "#/components/schemas/PaymentIntentView"
+        }
+      }
+    },
+    "required": [
+      "total_pages",
+      "total_items",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "PageOfPayoutView": {
+    "type": "object",
+    "properties": {
+      "total_pages": {
+        "type": "number"
+      },
+      "total_items": {
+        "type": "number"
+      },
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/PayoutView"
         }
       }
     },
@@ -4248,6 +4643,88 @@ export const WIRE_SCHEMAS = {
         }
       }
     },
+    "additionalProperties": false
+  },
+  "PayoutIdPayload": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "id"
+    ],
+    "additionalProperties": false
+  },
+  "PayoutStatus": {
+    "type": "string",
+    "enum": [
+      "INITIATED",
+      "PROCESSING",
+      "COMPLETED",
+      "FAILED",
+      "FAILED_REFUNDED"
+    ]
+  },
+  "PayoutView": {
+    "type": "object",
+    "properties": {
+      "payout_id": {
+        "type": "string"
+      },
+      "payout_currency": {
+        "type": "string"
+      },
+      "payout_amount": {
+        "type": "string"
+      },
+      "statement_descriptor": {
+        "type": "string"
+      },
+      "payout_status": {
+        "$ref": "#/components/schemas/PayoutStatus"
+      },
+      "internal_note": {
+        "type": "string"
+      },
+      "payout_account_id": {
+        "type": "string",
+        "description": "The receiving account of an internal transfer (its long id), or \"\" for a payout to the bank account."
+      },
+      "bank_account_id": {
+        "type": "string",
+        "description": "The settlement bank account an external payout goes to, or \"\"."
+      },
+      "failure_reason": {
+        "type": "string",
+        "description": "Why a payout failed (sandbox: `bank_rejected`), or \"\"."
+      },
+      "create_time": {
+        "type": "string"
+      },
+      "update_time": {
+        "type": "string"
+      },
+      "completed_time": {
+        "type": "string",
+        "description": "\"\" until the payout is COMPLETED (spec 2.6)."
+      }
+    },
+    "required": [
+      "payout_id",
+      "payout_currency",
+      "payout_amount",
+      "statement_descriptor",
+      "payout_status",
+      "internal_note",
+      "payout_account_id",
+      "bank_account_id",
+      "failure_reason",
+      "create_time",
+      "update_time",
+      "completed_time"
+    ],
     "additionalProperties": false
   },
   "PingResult": {
@@ -5236,6 +5713,49 @@ export const WIRE_SCHEMAS = {
       "ip",
       "date",
       "user_agent"
+    ],
+    "additionalProperties": false
+  },
+  "UpdateBankAccountPayload": {
+    "type": "object",
+    "properties": {
+      "account_number": {
+        "type": "string",
+        "description": "Spec 8: 5 to 60 characters, only letters and digits (an IBAN is written without spaces)."
+      },
+      "bank_name": {
+        "type": "string"
+      },
+      "swift_code": {
+        "type": "string",
+        "description": "A SWIFT/BIC code: 8 or 11 characters, within the spec's 8 to 11 (ISO 9362 has no 9 or 10)."
+      },
+      "bank_country_code": {
+        "type": "string"
+      },
+      "bank_address": {
+        "type": "string"
+      },
+      "bank_code_type": {
+        "type": "string"
+      },
+      "bank_code_value": {
+        "type": "string"
+      },
+      "bank_branch_code": {
+        "type": "string"
+      },
+      "id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "account_number",
+      "bank_address",
+      "bank_country_code",
+      "bank_name",
+      "id",
+      "swift_code"
     ],
     "additionalProperties": false
   },
@@ -6828,6 +7348,169 @@ export const COMMAND_SHAPES = {
     ],
     "additionalProperties": false
   },
+  "payouts.bank_accounts.create": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/CreateBankAccountPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/BankAccountView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "payouts.bank_accounts.update": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/UpdateBankAccountPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/BankAccountView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "payouts.bank_accounts.list": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/ListBankAccountsPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PageOfBankAccountView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "payouts.bank_accounts.retrieve": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/BankAccountIdPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/BankAccountView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "payouts.payouts.create": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/CreatePayoutPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PayoutView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "payouts.payouts.list": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/ListPayoutsPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PageOfPayoutView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "payouts.payouts.retrieve": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/PayoutIdPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PayoutView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "payouts.balances.list": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/ListBalancesPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PageOfBalanceView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "payouts.balances.retrieve": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/BalanceCurrencyPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/BalanceView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "payouts.ledger.verify": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "type": "object",
+        "additionalProperties": {
+          "not": {}
+        }
+      },
+      "result": {
+        "$ref": "#/components/schemas/LedgerAuditReport"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
   "webhooks.endpoints.create": {
     "type": "object",
     "properties": {
@@ -7678,6 +8361,91 @@ export const EVENT_SHAPES = {
       },
       "data": {
         "$ref": "#/components/schemas/CardholderEventData"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "acquiring.payout.created": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "PAYOUT"
+      },
+      "data": {
+        "$ref": "#/components/schemas/PayoutView"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "payout.processing": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "PAYOUT"
+      },
+      "data": {
+        "$ref": "#/components/schemas/PayoutView"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "payout.completed": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "PAYOUT"
+      },
+      "data": {
+        "$ref": "#/components/schemas/PayoutView"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "payout.failed": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "PAYOUT"
+      },
+      "data": {
+        "$ref": "#/components/schemas/PayoutView"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "payout.failed_refunded": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "PAYOUT"
+      },
+      "data": {
+        "$ref": "#/components/schemas/PayoutView"
       }
     },
     "required": [
