@@ -42,6 +42,9 @@ export class JobWorker extends WorkerHost {
   }
 
   stop(): Promise<void> {
+    // A worker that never started (a refused boot) has no error listener yet, and closing its
+    // connections may still emit "Connection is closed": unheard, that event would crash the process.
+    if (this.worker.listenerCount('error') === 0) this.worker.on('error', () => undefined);
     return this.worker.close();
   }
 }

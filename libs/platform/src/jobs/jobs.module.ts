@@ -78,6 +78,8 @@ class JobsLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown
   }
 
   private async closeQueue(): Promise<void> {
+    // Closing emits "Connection is closed" on the queue as its connection goes; it is expected here.
+    if (this.queue.queue.listenerCount('error') === 0) this.queue.queue.on('error', () => undefined);
     await this.queue.queue.close();
     await this.connection.quit().catch(() => this.connection.disconnect());
   }
