@@ -18,6 +18,8 @@ import { benchKafkaRoundTrip, benchPostgresCommit } from './baselines';
 import { benchAuthenticatedIdempotentEcho, benchHttpNoop } from './http-benches';
 import { runAcquiringBench } from './acquiring/bench-acquiring';
 import { runWebhookBench } from './webhooks/bench-webhooks';
+import { runIssuingBench } from './issuing/bench-issuing';
+import { runLedgerBench, runPayoutBench } from './payouts/bench-payouts';
 
 /**
  * `npm run bench`: every benchmark in one run on this machine, against the real Postgres, Kafka and
@@ -65,6 +67,24 @@ async function main(): Promise<void> {
       results.acquiring_create_intent.vs_postgres_commit_rate = Number(
         (Number(results.acquiring_create_intent.acquiring_create_intent_per_second ?? 0) / Number(results.postgres_commit.transactions_per_second)).toFixed(3),
       );
+    });
+    await optional('issuing: card create and recharge', async () => {
+      results.issuing = await runIssuingBench(gateway, token);
+      const postgres = Number(results.postgres_commit.transactions_per_second);
+      results.issuing.card_create_vs_postgres_commit_rate = Number((Number(results.issuing.issuing_card_create_per_second) / postgres).toFixed(3));
+      results.issuing.recharge_vs_postgres_commit_rate = Number((Number(results.issuing.issuing_recharge_per_second) / postgres).toFixed(3));
+    });
+    const vsPostgres = (rate: unknown) => Number((Number(rate ?? 0) / Number(results.postgres_commit.transactions_per_second)).toFixed(3));
+    await optional('payouts: create payout through the gateway (funds reserved in the ledger)', async () => {
+      results.payout_create = await runPayoutBench(gateway, {
+        clientId: SANDBOX_SEED_DEFAULTS.master.clientId,
+        apiKey: SANDBOX_SEED_DEFAULTS.master.apiKey,
+      });
+      results.payout_create.vs_postgres_commit_rate = vsPostgres(results.payout_create.payouts_per_second);
+    });
+    await optional('ledger: capture entries (2 postings each) committed on the payouts database, 8 clients', async () => {
+      results.ledger_postings = await runLedgerBench(appDatabaseUrl(settings, 'paygrid_payouts'));
+      results.ledger_postings.vs_postgres_commit_rate = vsPostgres(results.ledger_postings.entries_per_second);
     });
     await optional('webhooks: deliveries to a local receiver', async () => {
       results.webhook_delivery = await runWebhookBench();

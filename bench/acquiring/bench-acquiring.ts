@@ -98,7 +98,7 @@ function benchIntent() {
   };
 }
 
-async function issueToken(api: string, credentials: { clientId: string; apiKey: string }): Promise<string> {
+export async function issueToken(api: string, credentials: { clientId: string; apiKey: string }): Promise<string> {
   const response = await fetch(`${api}/v1/connect/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-client-id': credentials.clientId, 'x-api-key': credentials.apiKey },
@@ -109,7 +109,7 @@ async function issueToken(api: string, credentials: { clientId: string; apiKey: 
 }
 
 /** The benchmark loads only servers on this machine. */
-function assertLoopback(url: string): void {
+export function assertLoopback(url: string): void {
   const host = new URL(url).hostname;
   if (!/^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(host)) throw new Error(`refusing to load ${host}: loopback addresses only`);
 }

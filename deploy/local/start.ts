@@ -1,8 +1,8 @@
-import { APP_CATALOG, DEFAULT_KAFKA_PREFIX } from '@paygrid/platform';
+import { APP_CATALOG, appDescriptor, databaseUrlFor, DEFAULT_KAFKA_PREFIX } from '@paygrid/platform';
 import { assertPortsFree } from './app-launcher';
 import { AppSupervisor } from './app-supervisor';
 import { provideInfrastructure } from './infrastructure';
-import { sandboxCredentials } from './sandbox-credentials';
+import { readySandboxPoolCard, sandboxCredentials } from './sandbox-credentials';
 
 /**
  * `npm start`: the whole platform in the foreground. Brings up Kafka, topics, databases and checks
@@ -53,6 +53,10 @@ async function main(): Promise<void> {
   say('Sandbox credentials (POST /api/v1/connect/token with x-client-id and x-api-key):');
   for (const credential of sandboxCredentials()) {
     say(`  ${credential.label.padEnd(14)} account ${credential.accountId}  x-client-id ${credential.clientId}  x-api-key ${credential.apiKey}`);
+  }
+  const poolCard = await readySandboxPoolCard(databaseUrlFor(infrastructure.databaseServerUrl, appDescriptor('issuing').database)).catch(() => undefined);
+  if (poolCard) {
+    say(`A ready pool card of the master (POST /api/v1/issuing/cards/assign, then /cards/activate): card_number ${poolCard.card_number}  activation_code ${poolCard.activation_code}`);
   }
   say('Press Ctrl-C to stop.');
 }

@@ -15,17 +15,21 @@ import { IdempotencyInterceptor } from './modules/idempotency/idempotency.interc
 import { IdempotencyService } from './modules/idempotency/idempotency.service';
 import { AccountsController } from './modules/accounts/accounts.controller';
 import { acquiringControllers, acquiringProviders } from './modules/acquiring';
+import { issuingControllers, issuingProviders } from './modules/issuing';
 import { GatewayHealthController } from './modules/health/gateway-health.controller';
 import { UnavailableController } from './modules/unavailable/unavailable.controller';
 import { DiagnosticsController } from './modules/diagnostics/diagnostics.controller';
 import { WebhooksController } from './modules/webhooks/webhooks.controller';
+import { PayoutsController } from './modules/payouts/payouts.controller';
 
 /** Every route of the gateway (the API reference is generated from these). */
 export const GATEWAY_CONTROLLERS: Type<unknown>[] = [
   TokenController,
   AccountsController,
   ...acquiringControllers,
+  ...issuingControllers,
   WebhooksController,
+  PayoutsController,
   GatewayHealthController,
   DiagnosticsController,
   UnavailableController,
@@ -56,6 +60,7 @@ export class GatewayModule {
         IdempotencyService,
         ServiceCalls,
         ...acquiringProviders,
+        ...issuingProviders,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],

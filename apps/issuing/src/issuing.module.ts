@@ -1,18 +1,58 @@
-import { DynamicModule, Module } from '@nestjs/common';
-import { commandControllerFor, ConfigOf, PlatformModule } from '@paygrid/platform';
-import { configSchema } from './config';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { createLedgerTablesMigration } from '@paygrid/ledger';
+import { commandControllerFor, PlatformModule } from '@paygrid/platform';
+import { mapIssuingError } from './common/issuing-errors';
+import { assertProductionKeys, configSchema, ISSUING_CONFIG, IssuingConfig } from './config';
+import { IssuingTables1760000000000 } from './migrations/1760000000000-issuing';
+import { CardModule } from './modules/cards/card.module';
+import { CardholderModule } from './modules/cardholders/cardholder.module';
+import { CatalogueModule } from './modules/catalogue/catalogue.module';
 
 /**
- * The issuing service. Its domain modules arrive with their issues; until then it answers the
- * platform's ping on its command topic and refuses every other command as not available yet.
+ * The issuing service (docs/issuing.md): card products, cardholders and their KYC, cards and card orders, the
+ * card-number pool and the sensitive details, with the issuing money in its own double-entry ledger.
  */
+/** The BullMQ queue of issuing's durable jobs (KYC reviews, card orders). Stored in Redis: never rename it. */
+export const ISSUING_JOB_QUEUE = 'issuing-jobs';
+
+export const ISSUING_MIGRATIONS = [IssuingTables1760000000000, createLedgerTablesMigration(1760000000001)];
+
+@Global()
+@Module({})
+class IssuingConfigModule {
+  static register(config: IssuingConfig): DynamicModule {
+    return {
+      module: IssuingConfigModule,
+      providers: [{ provide: ISSUING_CONFIG, useValue: config }],
+      exports: [ISSUING_CONFIG],
+    };
+  }
+}
+
 @Module({})
 export class IssuingModule {
-  static register(config: ConfigOf<typeof configSchema>): DynamicModule {
+  static register(config: IssuingConfig): DynamicModule {
+    assertProductionKeys(config);
     return {
       module: IssuingModule,
-      imports: [PlatformModule.forRoot({ app: 'issuing', config, database: {}, commands: true })],
+      imports: [
+        PlatformModule.forRoot({
+          app: 'issuing',
+          config,
+          database: { migrations: ISSUING_MIGRATIONS },
+          commands: true,
+          commandErrors: mapIssuingError,
+          redis: true,
+          jobs: { queue: ISSUING_JOB_QUEUE, prefix: config.JOBS_PREFIX, reconcileIntervalMs: config.JOBS_RECONCILE_INTERVAL_MS },
+        }),
+        IssuingConfigModule.register(config),
+        CatalogueModule,
+        CardholderModule,
+        CardModule,
+      ],
       controllers: [commandControllerFor('issuing', config)],
     };
   }
 }
+
+export { configSchema };

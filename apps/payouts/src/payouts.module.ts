@@ -1,17 +1,56 @@
-import { DynamicModule, Module } from '@nestjs/common';
-import { commandControllerFor, ConfigOf, PlatformModule } from '@paygrid/platform';
-import { configSchema } from './config';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { createLedgerTablesMigration } from '@paygrid/ledger';
+import { commandControllerFor, PlatformModule } from '@paygrid/platform';
+import { mapPayoutsError } from './common/payouts-errors';
+import { PAYOUTS_CONFIG, PayoutsConfig } from './config';
+import { Payouts1750000000000 } from './migrations/1750000000000-payouts';
+import { AccountDirectoryModule } from './modules/account-directory/account-directory.module';
+import { BalancesModule } from './modules/balances/balances.module';
+import { BankAccountModule } from './modules/bank-accounts/bank-account.module';
+import { LedgerAuditModule } from './modules/ledger-audit/ledger-audit.module';
+import { PayoutModule } from './modules/payouts/payout.module';
+import { SandboxSeedModule } from './modules/sandbox-seed/sandbox-seed.module';
+
+/** The payouts ledger's tables, created in the payouts database after the service's own. */
+const LedgerTables = createLedgerTablesMigration(1750000000001);
+
+/** The service's configuration, for every feature module. */
+@Global()
+@Module({})
+class PayoutsConfigModule {
+  static register(config: PayoutsConfig): DynamicModule {
+    const providers = [{ provide: PAYOUTS_CONFIG, useValue: config }];
+    return { module: PayoutsConfigModule, providers, exports: providers };
+  }
+}
 
 /**
- * The payouts service. Its domain modules arrive with their issues; until then it answers the
- * platform's ping on its command topic and refuses every other command as not available yet.
+ * The payouts service (docs/payouts.md): the owner of merchants' money. Settlement bank accounts,
+ * payment balances kept in a double-entry ledger fed by acquiring's events, and payouts driven through
+ * the sandbox bank rail.
  */
 @Module({})
 export class PayoutsModule {
-  static register(config: ConfigOf<typeof configSchema>): DynamicModule {
+  static register(config: PayoutsConfig): DynamicModule {
     return {
       module: PayoutsModule,
-      imports: [PlatformModule.forRoot({ app: 'payouts', config, database: {}, commands: true })],
+      imports: [
+        PlatformModule.forRoot({
+          app: 'payouts',
+          config,
+          database: { migrations: [Payouts1750000000000, LedgerTables] },
+          commands: true,
+          // A payout the balance cannot cover is a 400, not a 500.
+          commandErrors: mapPayoutsError,
+        }),
+        PayoutsConfigModule.register(config),
+        AccountDirectoryModule,
+        BankAccountModule,
+        BalancesModule,
+        PayoutModule,
+        LedgerAuditModule,
+        SandboxSeedModule,
+      ],
       controllers: [commandControllerFor('payouts', config)],
     };
   }

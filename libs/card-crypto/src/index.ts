@@ -13,3 +13,5 @@ export {
 export type { CardSecrets } from './transport-seal';
 export { CardVault, CardVaultError } from './card-vault';
 export type { VaultKey, VaultKeys } from './card-vault';
+export { openIssuingSecrets, sealIssuingSecrets } from './issuing-secrets';
+export type { IssuingSecrets } from './issuing-secrets';

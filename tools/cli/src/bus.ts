@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
-import { CommandDefinition, CommandFamily, PayloadOf, PING_COMMAND, ResultOf } from '@paygrid/contracts';
+import { Actor, CommandDefinition, CommandFamily, PayloadOf, PING_COMMAND, ResultOf } from '@paygrid/contracts';
 import { ApiError, CommandBus, DEFAULT_KAFKA_PREFIX, KafkaNames, Metrics } from '@paygrid/platform';
 import { ConnectedBus } from './cli';
 import { CliFailure } from './commands/registry';
@@ -52,10 +52,10 @@ export async function connectCliBus(options: CliBusOptions): Promise<ConnectedBu
     async execute<C extends CommandDefinition>(
       definition: C,
       payload: PayloadOf<C>,
-      sendOptions: { commandId?: string } = {},
+      sendOptions: { commandId?: string; actor?: Actor } = {},
     ): Promise<ResultOf<C>> {
       try {
-        return await bus.execute(definition, payload, { actor: null, commandId: sendOptions.commandId ?? null });
+        return await bus.execute(definition, payload, { actor: sendOptions.actor ?? null, commandId: sendOptions.commandId ?? null });
       } catch (error) {
         if (error instanceof ApiError && error.status === 500 && /did not answer/.test(error.body.message)) {
           throw new CliFailure(

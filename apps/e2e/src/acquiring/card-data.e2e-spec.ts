@@ -1,14 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import Redis from 'ioredis';
-import { Kafka, logLevel } from 'kafkajs';
 import { HostedSessionView } from '@paygrid/contracts';
-import { KafkaNames } from '@paygrid/platform';
 import { waitFor } from '@paygrid/testing';
 import { SANDBOX } from '../support/api-client';
+import { CardDataSearch } from '../support/card-data-search';
 import { queryE2eDatabase } from '../support/databases';
-import { E2E_GATEWAY, E2E_LOG_DIRECTORY, e2eKafkaPrefix } from '../support/stack-settings';
+import { E2E_GATEWAY } from '../support/stack-settings';
 import { acquiringWebhooks, cardMethod, Merchant, uniqueVisaNumber, useAcquiringE2eSettings } from './support/acquiring-e2e';
 
 /**
@@ -17,102 +13,12 @@ import { acquiringWebhooks, cardMethod, Merchant, uniqueVisaNumber, useAcquiring
  * acquiring, gateway and webhook databases, every service log, every Kafka topic, every Redis key, the
  * webhook bodies) for the full number and the CVC. The only allowed home of the number is the encrypted
  * saved_cards.pan_ciphertext column, which must hold it encrypted (and does not contain it in clear).
- *
- * A 3-digit CVC appears by chance inside ids and timestamps, so the CVC is searched as a value: next to
- * a `cvc`/`cvv` key in any form, or as a quoted JSON string.
+ * The search itself (support/card-data-search.ts) is shared with the issuing suite.
  */
 const PAN = uniqueVisaNumber();
 const CVC = String(randomInt(100, 1000));
-const PAN_PATTERNS = [PAN, PAN.replace(/(\d{4})(?=\d)/g, '$1 '), PAN.replace(/(\d{4})(?=\d)/g, '$1-')];
-const CVC_PATTERN = new RegExp(`(cv[cv]2?\\W{0,6}${CVC}\\b)|("${CVC}")`, 'i');
-
-function leaks(text: string): string[] {
-  const found = PAN_PATTERNS.filter((pattern) => text.includes(pattern)).map(() => 'card number');
-  if (CVC_PATTERN.test(text)) found.push('cvc');
-  return found;
-}
-
-async function searchDatabase(database: string, except: string[] = []): Promise<string[]> {
-  const columns = await queryE2eDatabase<{ table_name: string; column_name: string }>(
-    database,
-    `SELECT table_name, column_name FROM information_schema.columns
-      WHERE table_schema = 'public' ORDER BY table_name, column_name`,
-  );
-  const hits: string[] = [];
-  for (const { table_name: table, column_name: column } of columns) {
-    if (except.includes(`${table}.${column}`)) continue;
-    const rows = await queryE2eDatabase<{ n: number }>(
-      database,
-      `SELECT count(*)::int AS n FROM "${table}" WHERE "${column}"::text LIKE ANY($1) OR "${column}"::text ~* $2`,
-      [PAN_PATTERNS.map((pattern) => `%${pattern}%`), CVC_PATTERN.source],
-    );
-    if (rows[0].n > 0) hits.push(`${database}.${table}.${column}`);
-  }
-  return hits;
-}
-
-async function searchKafka(): Promise<string[]> {
-  const kafka = new Kafka({ clientId: 'card-data-audit', brokers: (process.env.PAYGRID_E2E_BROKERS ?? '127.0.0.1:9092').split(','), logLevel: logLevel.NOTHING });
-  const admin = kafka.admin();
-  await admin.connect();
-  const topics = new KafkaNames(e2eKafkaPrefix()).topics().map((topic) => topic.name);
-  const ends = new Map<string, number>();
-  for (const topic of topics) {
-    for (const partition of await admin.fetchTopicOffsets(topic)) ends.set(`${topic}/${partition.partition}`, Number(partition.high));
-  }
-  await admin.disconnect();
-  const pending = new Set([...ends].filter(([, high]) => high > 0).map(([key]) => key));
-  const hits: string[] = [];
-  const consumer = kafka.consumer({ groupId: `card-data-audit-${Date.now()}` });
-  await consumer.connect();
-  await consumer.subscribe({ topics, fromBeginning: true });
-  await consumer.run({
-    eachMessage: async ({ topic, partition, message }) => {
-      const headers = Object.values(message.headers ?? {}).map((value) => String(value)).join(' ');
-      const text = `${message.key?.toString('utf8') ?? ''} ${message.value?.toString('utf8') ?? ''} ${headers}`;
-      for (const leak of leaks(text)) hits.push(`${topic}: ${leak}`);
-      if (Number(message.offset) + 1 >= (ends.get(`${topic}/${partition}`) ?? 0)) pending.delete(`${topic}/${partition}`);
-    },
-  });
-  try {
-    await waitFor(() => pending.size === 0, { timeoutMs: 120_000, intervalMs: 200, what: 'every Kafka topic to be read to its end' });
-  } finally {
-    await consumer.disconnect();
-  }
-  return hits;
-}
-
-async function searchRedis(): Promise<string[]> {
-  const redis = new Redis(process.env.PAYGRID_E2E_REDIS ?? 'redis://127.0.0.1:6379');
-  const hits: string[] = [];
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'COUNT', 1000);
-      cursor = next;
-      for (const key of keys) {
-        const type = await redis.type(key);
-        let values: string[] = [];
-        if (type === 'string') values = [(await redis.get(key)) ?? ''];
-        else if (type === 'hash') values = Object.entries(await redis.hgetall(key)).flat();
-        else if (type === 'list') values = await redis.lrange(key, 0, -1);
-        else if (type === 'set') values = await redis.smembers(key);
-        else if (type === 'zset') values = await redis.zrange(key, 0, -1);
-        else if (type === 'stream') values = (await redis.xrange(key, '-', '+')).flatMap(([id, fields]) => [id, ...fields]);
-        for (const leak of leaks(`${key} ${values.join(' ')}`)) hits.push(`${key}: ${leak}`);
-      }
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-  return hits;
-}
-
-function searchLogs(): string[] {
-  return readdirSync(E2E_LOG_DIRECTORY)
-    .filter((file) => file.endsWith('.log'))
-    .flatMap((file) => leaks(readFileSync(path.join(E2E_LOG_DIRECTORY, file), 'utf8')).map((leak) => `${file}: ${leak}`));
-}
+const search = new CardDataSearch(PAN, CVC);
+const leaks = (text: string) => search.leaks(text);
 
 describe('card data', () => {
   let merchant: Merchant;
@@ -165,13 +71,14 @@ describe('card data', () => {
     expect(leaks(saved[0].pan_ciphertext)).toEqual([]);
 
     const hits = [
-      ...(await searchDatabase('paygrid_acquiring', ['saved_cards.pan_ciphertext'])),
-      ...(await searchDatabase('paygrid_gateway')),
-      ...(await searchDatabase('paygrid_webhooks')),
-      ...searchLogs(),
+      ...(await search.searchDatabase('paygrid_acquiring', ['saved_cards.pan_ciphertext'])),
+      ...(await search.searchDatabase('paygrid_gateway')),
+      ...(await search.searchDatabase('paygrid_webhooks')),
+      ...(await search.searchDatabase('paygrid_issuing')),
+      ...search.searchLogs(),
       ...webhooks.receiver.received().flatMap((request) => leaks(request.rawBody).map((leak) => `webhook ${request.path}: ${leak}`)),
-      ...(await searchKafka()),
-      ...(await searchRedis()),
+      ...(await search.searchKafka()),
+      ...(await search.searchRedis()),
     ];
     expect(hits).toEqual([]);
   }, 300_000);

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { CreatedWebhookEndpointView, PaymentIntentView, WebhookDeliveryView, WebhookPage } from '@paygrid/contracts';
+import { CreatedWebhookEndpointView, PaymentIntentView, sandboxPoolCard, SANDBOX_POOL_BIN, WebhookDeliveryView, WebhookPage } from '@paygrid/contracts';
 import { DocumentSchemas, pointerSegment, waitFor, WebhookReceiver } from '@paygrid/testing';
 import { CARDS, cardMethod, intentBody, useAcquiringE2eSettings } from '../acquiring/support/acquiring-e2e';
 import { api, ApiResponse, SANDBOX, tokenFor } from '../support/api-client';
 import { BusCapture, CapturedMessage } from '../support/bus-capture';
 import { companySubAccount } from '../support/fixtures';
+import { cardholderBody } from '../issuing/support/issuing-e2e';
 import { E2E_API, e2eKafkaPrefix } from '../support/stack-settings';
 
 /**
@@ -55,6 +56,15 @@ const EXPECTED_COMMAND_TYPES = [
   'webhooks.deliveries.retrieve',
   'webhooks.deliveries.retry',
   'webhooks.events.list_attempts',
+  'payouts.bank_accounts.create',
+  'payouts.bank_accounts.update',
+  'payouts.bank_accounts.list',
+  'payouts.bank_accounts.retrieve',
+  'payouts.payouts.create',
+  'payouts.payouts.list',
+  'payouts.payouts.retrieve',
+  'payouts.balances.list',
+  'payouts.balances.retrieve',
 ];
 
 const EXPECTED_EVENTS = [
@@ -67,6 +77,7 @@ const EXPECTED_EVENTS = [
   'acquiring.payment_intent.succeeded',
   'acquiring.payment_attempt.created',
   'acquiring.refund.created',
+  'acquiring.payout.created',
 ];
 
 describe('API and bus references against the running stack', () => {
@@ -196,6 +207,46 @@ describe('API and bus references against the running stack', () => {
       await call('GET', '/hosted/three_ds', { query: secret, anonymous: true });
       await call('POST', '/hosted/three_ds', { anonymous: true, body: { ...secret, outcome: 'approve' } });
 
+      // Payouts: the master's seeded USD settlement account, a new one in SGD, and a payout once the
+      // payment captured above has settled into the available balance.
+      const bankAccounts = await call<{ data: { id: string; currency: string }[] }>('GET', '/v2/payment/bankaccount');
+      const seededUsd = bankAccounts.body.data.find((account) => account.currency === 'USD');
+      expect(seededUsd).toBeDefined();
+      const bankAccountId = { id: seededUsd?.id ?? '' };
+      await call('GET', '/v2/payment/bankaccount/{id}', { params: bankAccountId });
+      await call('POST', '/v2/payment/bankaccount/{id}', {
+        params: bankAccountId,
+        body: {
+          account_number: '000123456789',
+          bank_name: 'Paygrid Sandbox Bank',
+          swift_code: 'PGSBUS33',
+          bank_country_code: 'US',
+          bank_address: '1 Sandbox Way, New York, NY 10001',
+          bank_code_type: 'aba',
+          bank_code_value: '021000021',
+        },
+      });
+      await call('POST', '/v2/payment/bankaccount/create', {
+        body: { currency: 'SGD', account_number: '0123456789', bank_name: 'Reference Bank', swift_code: 'DBSSSGSG', bank_country_code: 'SG', bank_address: '12 Marina Boulevard' },
+      });
+      await waitFor(
+        async () => {
+          const balance = await api<{ available_balance: string }>('GET', '/v2/payment/balances/USD', { token });
+          return Number(balance.body.available_balance) >= 1;
+        },
+        { timeoutMs: 30_000, intervalMs: 200, what: 'the captured payment to settle into the available balance' },
+      );
+      const payout = await call<{ payout_id: string }>('POST', '/v2/payment/payout/create', {
+        body: { payout_currency: 'USD', payout_amount: '1.00', statement_descriptor: 'REFERENCE' },
+      });
+      const payoutId = { id: payout.body.payout_id };
+      await call('GET', '/v2/payment/payout', { query: { payout_status: 'INITIATED' } });
+      await call('GET', '/v2/payment/payouts', { query: { page_size: '10' } });
+      await call('GET', '/v2/payment/payout/{id}', { params: payoutId });
+      await call('GET', '/v2/payment/payouts/{id}', { params: payoutId });
+      await call('GET', '/v2/payment/balances');
+      await call('GET', '/v2/payment/balances/{currency}', { params: { currency: 'USD' } });
+
       // Deliveries of the events above to the endpoint.
       const delivered = await waitFor(
         async () => {
@@ -210,6 +261,7 @@ describe('API and bus references against the running stack', () => {
       await call('GET', '/v1/webhooks/events/{id}/attempts', { params: { id: delivered.event_id } });
       await call('POST', '/v1/webhooks/endpoints/{id}/replay', { params: endpointId, body: { since: new Date(Date.now() - 60_000).toISOString() } });
       await call('POST', '/v1/webhooks/endpoints/{id}/delete', { params: endpointId });
+      await walkIssuing();
     } finally {
       await receiver.close();
     }
@@ -217,6 +269,62 @@ describe('API and bus references against the running stack', () => {
     const documented = Object.entries(openApi.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}:200`));
     expect(documented.filter((route) => !answered.has(route))).toEqual([]);
   });
+
+  /** Every issuing route (docs/issuing.md), with the waits its asynchronous parts need. */
+  async function walkIssuing(): Promise<void> {
+    const products = await call<{ data: { product_id: string; card_bin: string; product_status: string }[] }>('GET', '/v1/issuing/products', {
+      query: { page_size: '10' },
+    });
+    const product = products.body.data.find((item) => item.card_bin === SANDBOX_POOL_BIN && item.product_status === 'ENABLED');
+    const holder = await call<{ cardholder_id: string }>('POST', '/v1/issuing/cardholders', { body: cardholderBody() });
+    const holderId = { id: holder.body.cardholder_id };
+    await waitFor(async () => (await api<{ cardholder_status: string }>('GET', `/v1/issuing/cardholders/${holderId.id}`, { token })).body.cardholder_status === 'SUCCESS', {
+      what: 'the reference cardholder\'s KYC',
+      timeoutMs: 30_000,
+    });
+    await call('GET', '/v1/issuing/cardholders', { query: { cardholder_status: 'SUCCESS' } });
+    await call('GET', '/v1/issuing/cardholders/{id}', { params: holderId });
+    await call('POST', '/v1/issuing/cardholders/{id}', { params: holderId, body: { delivery_address: { country: 'SG', state: 'SG', city: 'Singapore', postal_code: '018989', line1: '1 Sandbox Way' } } });
+
+    const card = await call<{ card_id: string }>('POST', '/v1/issuing/cards', {
+      body: { card_currency: 'USD', cardholder_id: holderId.id, card_product_id: product?.product_id, metadata: { reference: 'walk' } },
+    });
+    const cardId = { id: card.body.card_id };
+    await waitFor(async () => (await api<{ card_status: string }>('GET', `/v1/issuing/cards/${cardId.id}`, { token })).body.card_status === 'ACTIVE', {
+      what: 'the reference card to be issued',
+      timeoutMs: 30_000,
+    });
+    await call('GET', '/v1/issuing/cards', { query: { cardholder_id: holderId.id } });
+    await call('GET', '/v1/issuing/cards/{id}', { params: cardId });
+    await call('POST', '/v1/issuing/cards/{id}', { params: cardId, body: { card_limit: 1000 } });
+    const recharge = await call<{ card_order_id: string }>('POST', '/v1/issuing/cards/{id}/recharge', { params: cardId, body: { amount: 30 } });
+    await call('GET', '/v1/issuing/card_orders/{id}', { params: { id: recharge.body.card_order_id } });
+    await waitFor(async () => (await api<{ order_status: string }>('GET', `/v1/issuing/card_orders/${recharge.body.card_order_id}`, { token })).body.order_status === 'SUCCESS', {
+      what: 'the reference recharge',
+    });
+    await call('POST', '/v1/issuing/cards/{id}/withdraw', { params: cardId, body: { amount: 10 } });
+    await call('POST', '/v1/issuing/cards/{id}/elevate_limit', { params: cardId, body: { per_transaction_limit: 500, duration_in_days: 3 } });
+    await call('POST', '/v1/issuing/cards/{id}/network_protection/enrol', { params: cardId });
+    await call('POST', '/v1/issuing/cards/{id}/network_protection/remove', { params: cardId });
+    await call('GET', '/v1/issuing/cards/{id}/secure', { params: cardId });
+    await call('POST', '/v1/issuing/cards/{id}/token', { params: cardId, body: {} });
+    await call('POST', '/v1/issuing/cards/{id}/status', { params: cardId, body: { card_status: 'FROZEN', update_reason: 'reference' } });
+    const arts = await call<{ data: { card_art_id: string }[] }>('GET', '/v1/issuing/card_arts');
+    await call('POST', '/v1/issuing/card_arts/{id}/default', { params: { id: arts.body.data[0].card_art_id } });
+    await call('POST', '/v1/issuing/cards/bulk_create', { body: { card_product_id: product?.product_id, card_currency: 'USD', quantity: 2 } });
+
+    // A pool card (the master's last: the issuing suites take theirs from the first), assigned, activated, its PIN reset.
+    const pool = sandboxPoolCard(1, 9);
+    const assigned = await call<{ card_id: string }>('POST', '/v1/issuing/cards/assign', {
+      body: { cardholder_id: holderId.id, card_number: pool.card_number, card_currency: 'USD', card_mode: 'SHARE' },
+    });
+    await call('POST', '/v1/issuing/cards/assign', { body: { cardholder_id: holderId.id, card_number: '4111111111111111', card_currency: 'USD', card_mode: 'SHARE' } }, 400);
+    await call('POST', '/v1/issuing/cards/activate', { body: { card_id: assigned.body.card_id, activation_code: pool.activation_code, pin: '2580' } });
+    await call('POST', '/v1/issuing/cards/{id}/reset_pin', { params: { id: assigned.body.card_id }, body: { pin: '0852' } });
+
+    const spare = await call<{ cardholder_id: string }>('POST', '/v1/issuing/cardholders', { body: cardholderBody() });
+    await call('POST', '/v1/issuing/cardholders/{id}/delete', { params: { id: spare.body.cardholder_id } });
+  }
 
   it('keeps a reference UI beside the documents', async () => {
     const ui = await fetch(`${E2E_API}/docs`);

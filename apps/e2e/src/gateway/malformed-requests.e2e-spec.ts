@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { api, isEnvelope, SANDBOX, tokenFor } from '../support/api-client';
+import { queryE2eDatabase } from '../support/databases';
 import { E2E_API } from '../support/stack-settings';
 
 /**
@@ -58,9 +59,11 @@ const headerArbitrary = fc.record({
 describe('malformed requests', () => {
   let routes: Route[];
   let token: string;
+  let storedBefore: StoredMoneyRows;
 
   beforeAll(async () => {
     token = await tokenFor(SANDBOX.master);
+    storedBefore = await storedMoneyRows();
     const document = (await (await fetch(`${E2E_API}/openapi.json`)).json()) as {
       paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>;
     };
@@ -77,7 +80,33 @@ describe('malformed requests', () => {
   it('covers every documented route', () => {
     expect(routes.length).toBeGreaterThanOrEqual(5);
     expect(routes.map((route) => `${route.method} ${route.path}`)).toEqual(
-      expect.arrayContaining(['POST /v1/connect/token', 'GET /v1/accounts', 'POST /v1/accounts/create_accounts']),
+      expect.arrayContaining([
+        'POST /v1/connect/token',
+        'GET /v1/accounts',
+        'POST /v1/accounts/create_accounts',
+        'POST /v2/payment/payout/create',
+        'GET /v2/payment/payout/{id}',
+        'GET /v2/payment/balances/{currency}',
+        'POST /v2/payment/bankaccount/create',
+        'POST /v2/payment/bankaccount/{id}',
+      ]),
+    );
+    // Issuing (issue 10): every route family, the ones with sealed secrets and the sensitive ones included.
+    expect(routes.map((route) => `${route.method} ${route.path}`)).toEqual(
+      expect.arrayContaining([
+        'GET /v1/issuing/products',
+        'POST /v1/issuing/cardholders',
+        'POST /v1/issuing/cardholders/{id}',
+        'POST /v1/issuing/cards',
+        'GET /v1/issuing/cards',
+        'POST /v1/issuing/cards/assign',
+        'POST /v1/issuing/cards/activate',
+        'GET /v1/issuing/cards/{id}/secure',
+        'POST /v1/issuing/cards/{id}/token',
+        'POST /v1/issuing/cards/{id}/recharge',
+        'POST /v1/issuing/cards/{id}/withdraw',
+        'GET /v1/issuing/card_orders/{id}',
+      ]),
     );
   });
 
@@ -136,6 +165,10 @@ describe('malformed requests', () => {
     expect(unknownRoutes.map(summary)).toEqual([]);
   });
 
+  it('stored no payout and no bank account from any generated request', async () => {
+    expect(await storedMoneyRows()).toEqual(storedBefore);
+  });
+
   it('refuses a 50,000-deep body with a 400 naming the limit (no stack overflow, nothing to retry)', async () => {
     const response = await api('POST', '/v1/accounts/create_accounts', {
       token,
@@ -170,6 +203,20 @@ describe('malformed requests', () => {
     });
   });
 });
+
+interface StoredMoneyRows {
+  payouts: number;
+  bankAccounts: number;
+}
+
+/** What a refused payout or bank-account request must never leave behind (decisions §4: nothing stored). */
+async function storedMoneyRows(): Promise<StoredMoneyRows> {
+  const [row] = await queryE2eDatabase<StoredMoneyRows>(
+    'paygrid_payouts',
+    'SELECT (SELECT count(*)::int FROM payouts) AS "payouts", (SELECT count(*)::int FROM bank_accounts) AS "bankAccounts"',
+  );
+  return row;
+}
 
 function summary(attempt: Attempt): string {
   return `${attempt.route.method} ${attempt.route.path} (${attempt.description}) -> ${attempt.response.status} ${attempt.response.text.slice(0, 200)}`;

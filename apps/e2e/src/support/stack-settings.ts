@@ -36,6 +36,20 @@ export const ACQUIRING_E2E_ENV = {
   JOBS_RECONCILE_INTERVAL_MS: '300',
 };
 
+/** Issuing at test speed: short KYC review and card-order delays, a fast job poller. */
+export const ISSUING_E2E_ENV = {
+  KYC_REVIEW_DELAY_MS: '400',
+  CARD_ORDER_DELAY_MS: '150',
+};
+
+/** Payouts at test speed: the sandbox bank rail moves a payout on every few hundred milliseconds. */
+export const PAYOUTS_E2E_ENV = {
+  PAYOUT_PROCESSING_DELAY_MS: '300',
+  PAYOUT_SETTLE_DELAY_MS: '300',
+  PAYOUT_REFUND_DELAY_MS: '300',
+  PAYOUT_RAIL_POLL_MS: '100',
+};
+
 export function e2eSettings(infrastructure: {
   kafkaBrokers: string;
   databaseServerUrl: string;
@@ -56,6 +70,8 @@ export function e2eSettings(infrastructure: {
       // High enough for the concurrency tests; the rate-limit test runs its own gateway with a low one.
       RATE_LIMIT_PER_SECOND: '2000',
       ...ACQUIRING_E2E_ENV,
+      ...ISSUING_E2E_ENV,
+      ...PAYOUTS_E2E_ENV,
     },
   };
 }

@@ -8,6 +8,7 @@ import {
   IsDefined,
   IsEmail,
   IsISO31661Alpha2,
+  IsISO8601,
   IsISO4217CurrencyCode,
   IsNotEmpty,
   IsObject,
@@ -215,3 +216,40 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?
 /** A time filter: an ISO 8601 date or timestamp. */
 export const IsoTime = (options: { optional?: boolean } = {}): Rule =>
   optionalIf(options.optional, Matches(ISO_TIME, { message: '$property must be an ISO 8601 timestamp' }));
+
+/**
+ * An acquiring or payout amount (decisions §5): a decimal string > 0 with at most the minor-unit digits of
+ * the currency named by the sibling field `currencyField`. While that currency is itself invalid this rule
+ * stays silent: the currency field reports the problem, once.
+ */
+export const AmountIn = (currencyField: string): Rule =>
+  ValidateBy({
+    name: 'isAmountInCurrency',
+    validator: {
+      validate: (value: unknown, args) => amountInCurrencyProblem(value, (args?.object as Record<string, unknown>)[currencyField]) === undefined,
+      defaultMessage: (args) => `$property ${amountInCurrencyProblem(args?.value, (args?.object as Record<string, unknown>)[currencyField])}`,
+    },
+  });
+
+function amountInCurrencyProblem(value: unknown, currency: unknown): string | undefined {
+  const format = 'must be a decimal string such as "10.50" (digits, an optional point and decimals)';
+  if (typeof value !== 'string') return format;
+  if (!isSupportedCurrency(currency)) return undefined;
+  try {
+    parsePositiveAmount(value, currency);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof MoneyFormatError)) throw error;
+    // `reason` never quotes the input (the error's message does).
+    const reasons: Record<string, string> = {
+      not_positive: 'must be greater than 0',
+      too_many_decimals: `has too many decimal places: ${error.reason}`,
+      out_of_range: `is too large: ${error.reason}`,
+    };
+    return reasons[error.code] ?? format;
+  }
+}
+
+/** An ISO 8601 time with a date (`2026-01-31`, `2026-01-31T10:00:00Z`, `...+08:00`). */
+export const Timestamp = (options: { optional?: boolean } = {}): Rule =>
+  optionalIf(options.optional, IsISO8601({ strict: true }, { message: '$property must be an ISO 8601 timestamp' }));

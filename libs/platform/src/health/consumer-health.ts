@@ -8,10 +8,24 @@ import { SupervisedConsumer, SupervisedConsumerOptions } from '../kafka/supervis
  * the gateway's reply consumer, event subscribers) is supervised through here, and the `consumers`
  * check is down while any of them is not consuming. So `/health/ready` (and through the gateway's pings,
  * `/api/health`) says "down" for exactly as long as a service would not answer, and "up" again once it
- * would. Also exported as metrics: `paygrid_kafka_consumer_running{consumer}` and
+ * would. An EventSubscriber on the app's Kafka client reports here without being told (`ConsumerHealth.of`).
+ * Also exported as metrics: `paygrid_kafka_consumer_running{consumer}` and
  * `paygrid_kafka_consumer_restarts_total{consumer}`.
  */
 export class ConsumerHealth {
+  /** The app's registry by its Kafka client, so any consumer built on the app's client reports here. */
+  private static readonly byClient = new WeakMap<object, ConsumerHealth>();
+
+  static attach(kafka: object, health: ConsumerHealth): ConsumerHealth {
+    ConsumerHealth.byClient.set(kafka, health);
+    return health;
+  }
+
+  /** The registry of the app that owns this Kafka client (PlatformModule attaches it), if any. */
+  static of(kafka: object): ConsumerHealth | undefined {
+    return ConsumerHealth.byClient.get(kafka);
+  }
+
   private readonly consumers = new Set<SupervisedConsumer>();
   private readonly running?: Gauge<'consumer'>;
   private readonly restarts?: Counter<'consumer'>;

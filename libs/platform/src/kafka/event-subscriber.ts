@@ -37,13 +37,13 @@ export class EventSubscriber {
     private readonly logger: Logger,
     private readonly metrics: Metrics,
     private readonly fromBeginning = true,
-    /** Readiness of the app (down while this subscriber does not consume). */
+    /** Readiness of the app (down while this subscriber does not consume); by default the app's, found by its Kafka client. */
     private readonly health?: ConsumerHealth,
   ) {}
 
   async start(): Promise<void> {
     const { names, group, families } = this.subscription;
-    const health = this.health ?? new ConsumerHealth(this.logger);
+    const health = this.health ?? ConsumerHealth.of(this.kafka) ?? new ConsumerHealth(this.logger);
     const supervisor = health.supervise({
       name: `events:${families.join('+')}`,
       create: () => this.kafka.consumer({ groupId: names.group(group), ...CONSUMER_DEFAULTS }),

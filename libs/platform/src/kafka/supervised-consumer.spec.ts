@@ -138,3 +138,13 @@ describe('ConsumerHealth.downLongerThan (liveness)', () => {
     expect(health.downLongerThan(0)).toEqual([]);
   });
 });
+
+describe('ConsumerHealth.of', () => {
+  it("finds the app's registry by its Kafka client, and no other app's", () => {
+    const logger = pino({ level: 'silent' });
+    const [kafkaA, kafkaB] = [{}, {}];
+    const health = ConsumerHealth.attach(kafkaA, new ConsumerHealth(logger));
+    expect(ConsumerHealth.of(kafkaA)).toBe(health);
+    expect(ConsumerHealth.of(kafkaB)).toBeUndefined();
+  });
+});

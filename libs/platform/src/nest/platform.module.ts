@@ -141,7 +141,11 @@ export class PlatformModule {
       { provide: KAFKA, useFactory: () => createKafka(options.app, options.config.KAFKA_BROKERS, logger) },
       { provide: KafkaNames, useValue: kafkaNamesOf(options.config) },
       { provide: KAFKA_ADMIN, useFactory: (kafka: Kafka) => new KafkaAdminHandle(kafka), inject: [KAFKA] },
-      { provide: ConsumerHealth, useFactory: (metrics: Metrics) => new ConsumerHealth(logger, metrics), inject: [Metrics] },
+      {
+        provide: ConsumerHealth,
+        useFactory: (kafka: Kafka, metrics: Metrics) => ConsumerHealth.attach(kafka, new ConsumerHealth(logger, metrics)),
+        inject: [KAFKA, Metrics],
+      },
       HttpErrorFilter,
       HttpDrain,
       ConnectionsLifecycle,

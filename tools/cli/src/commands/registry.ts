@@ -1,5 +1,5 @@
 import { ParseArgsConfig } from 'node:util';
-import { CommandDefinition, CommandFamily, PayloadOf, ResultOf } from '@paygrid/contracts';
+import { Actor, CommandDefinition, CommandFamily, PayloadOf, ResultOf } from '@paygrid/contracts';
 
 /**
  * The shape every CLI command group follows, so `webhooks ...` (or any other operator tool) is one
@@ -11,8 +11,13 @@ export interface CliBus {
   /**
    * Sends a declared command (libs/contracts) with operator scope (no actor) and returns its declared
    * result; a refusal is thrown as the platform's ApiError. Mutating commands pass a fresh command id.
+   * `actor` reads as that merchant would (the ledger audit compares what the API shows each account).
    */
-  execute<C extends CommandDefinition>(definition: C, payload: PayloadOf<C>, options?: { commandId?: string }): Promise<ResultOf<C>>;
+  execute<C extends CommandDefinition>(
+    definition: C,
+    payload: PayloadOf<C>,
+    options?: { commandId?: string; actor?: Actor },
+  ): Promise<ResultOf<C>>;
 }
 
 export interface CliContext {

@@ -1,4 +1,44 @@
 import {
+  ActivateCardPayload,
+  ActivationView,
+  AssignCardPayload,
+  BulkCreateCardsPayload,
+  BulkCreateView,
+  CardAmountPayload,
+  CardArtRef,
+  CardArtView,
+  CardEventData,
+  CardholderEventData,
+  CardholderRef,
+  CardholderView,
+  CardholderWriteView,
+  CardOrderEventData,
+  CardOrderRef,
+  CardOrderView,
+  CardProductView,
+  CardRef,
+  CardStatusEventData,
+  CardStatusUpdateView,
+  CardView,
+  CardWriteView,
+  CreateCardholderPayload,
+  CreateCardPayload,
+  DeletedCardholderView,
+  ElevateLimitPayload,
+  IssuingCommand,
+  IssuingEvents,
+  ListCardArtsPayload,
+  ListCardholdersPayload,
+  ListCardsPayload,
+  ListProductsPayload,
+  NetworkProtectionEventData,
+  PanTokenView,
+  PinResetView,
+  ResetPinPayload,
+  SealedSecureDetails,
+  UpdateCardholderPayload,
+  UpdateCardPayload,
+  UpdateCardStatusPayload,
   AccountCommand,
   AccountEvents,
   AccountPage,
@@ -7,6 +47,10 @@ import {
   AcquiringEvents,
   AdditionalDocument,
   AttemptIdPayload,
+  BalanceCurrencyPayload,
+  BalanceView,
+  BankAccountIdPayload,
+  BankAccountView,
   CancelIntentPayload,
   CaptureIntentPayload,
   CommandDefinition,
@@ -18,7 +62,9 @@ import {
   CredentialCommand,
   CreatedSubAccountView,
   CreatedWebhookEndpointView,
+  CreateBankAccountPayload,
   CreateIntentPayload,
+  CreatePayoutPayload,
   CreateRefundPayload,
   CreateSubAccountDto,
   CreateWebhookEndpointPayload,
@@ -32,9 +78,13 @@ import {
   HostedSessionView,
   HostedThreeDsPayload,
   IntentIdPayload,
+  LedgerAuditReport,
+  ListBalancesPayload,
+  ListBankAccountsPayload,
   ListAccountsPayload,
   ListAttemptsPayload,
   ListIntentsPayload,
+  ListPayoutsPayload,
   ListRefundsPayload,
   ListSettlementsPayload,
   ListWebhookDeliveriesPayload,
@@ -43,6 +93,10 @@ import {
   Page,
   PaymentAttemptView,
   PaymentIntentView,
+  PayoutCommand,
+  PayoutEvents,
+  PayoutIdPayload,
+  PayoutView,
   PING_COMMAND,
   PingResult,
   RefundIdPayload,
@@ -57,6 +111,7 @@ import {
   RotatedWebhookSecretView,
   RotateWebhookSecretPayload,
   SettlementView,
+  UpdateBankAccountPayload,
   UpdateIntentPayload,
   UpdateWebhookEndpointPayload,
   VerifiedCredential,
@@ -114,6 +169,42 @@ export interface BusCommandShapes {
   'acquiring.hosted.confirm': { payload: HostedConfirmPayload; result: HostedSessionView };
   'acquiring.hosted.three_ds': { payload: HostedThreeDsPayload; result: HostedSessionView };
 
+  'issuing.products.list': { payload: ListProductsPayload; result: Page<CardProductView> };
+  'issuing.cardholders.create': { payload: CreateCardholderPayload; result: CardholderWriteView };
+  'issuing.cardholders.list': { payload: ListCardholdersPayload; result: Page<CardholderView> };
+  'issuing.cardholders.retrieve': { payload: CardholderRef; result: CardholderView };
+  'issuing.cardholders.update': { payload: UpdateCardholderPayload; result: CardholderWriteView };
+  'issuing.cardholders.delete': { payload: CardholderRef; result: DeletedCardholderView };
+  'issuing.cards.create': { payload: CreateCardPayload; result: CardWriteView };
+  'issuing.cards.list': { payload: ListCardsPayload; result: Page<CardView> };
+  'issuing.cards.retrieve': { payload: CardRef; result: CardView };
+  'issuing.cards.update': { payload: UpdateCardPayload; result: CardWriteView };
+  'issuing.cards.update_status': { payload: UpdateCardStatusPayload; result: CardStatusUpdateView };
+  'issuing.cards.activate': { payload: ActivateCardPayload; result: ActivationView };
+  'issuing.cards.assign': { payload: AssignCardPayload; result: CardWriteView };
+  'issuing.cards.reset_pin': { payload: ResetPinPayload; result: PinResetView };
+  'issuing.cards.elevate_limit': { payload: ElevateLimitPayload; result: CardOrderView };
+  'issuing.cards.network_protection.enrol': { payload: CardRef; result: CardView };
+  'issuing.cards.network_protection.remove': { payload: CardRef; result: CardView };
+  'issuing.cards.bulk_create': { payload: BulkCreateCardsPayload; result: BulkCreateView };
+  'issuing.cards.secure': { payload: CardRef; result: SealedSecureDetails };
+  'issuing.cards.pan_token': { payload: CardRef; result: PanTokenView };
+  'issuing.cards.recharge': { payload: CardAmountPayload; result: CardOrderView };
+  'issuing.cards.withdraw': { payload: CardAmountPayload; result: CardOrderView };
+  'issuing.card_orders.retrieve': { payload: CardOrderRef; result: CardOrderView };
+  'issuing.card_arts.list': { payload: ListCardArtsPayload; result: Page<CardArtView> };
+  'issuing.card_arts.set_default': { payload: CardArtRef; result: CardArtView };
+  'payouts.bank_accounts.create': { payload: CreateBankAccountPayload; result: BankAccountView };
+  'payouts.bank_accounts.update': { payload: UpdateBankAccountPayload; result: BankAccountView };
+  'payouts.bank_accounts.list': { payload: ListBankAccountsPayload; result: Page<BankAccountView> };
+  'payouts.bank_accounts.retrieve': { payload: BankAccountIdPayload; result: BankAccountView };
+  'payouts.payouts.create': { payload: CreatePayoutPayload; result: PayoutView };
+  'payouts.payouts.list': { payload: ListPayoutsPayload; result: Page<PayoutView> };
+  'payouts.payouts.retrieve': { payload: PayoutIdPayload; result: PayoutView };
+  'payouts.balances.list': { payload: ListBalancesPayload; result: Page<BalanceView> };
+  'payouts.balances.retrieve': { payload: BalanceCurrencyPayload; result: BalanceView };
+  'payouts.ledger.verify': { payload: Record<string, never>; result: LedgerAuditReport };
+
   'webhooks.endpoints.create': { payload: CreateWebhookEndpointPayload; result: CreatedWebhookEndpointView };
   'webhooks.endpoints.list': { payload: ListWebhookEndpointsPayload; result: WebhookPage<WebhookEndpointView> };
   'webhooks.endpoints.retrieve': { payload: WebhookEndpointRef; result: WebhookEndpointView };
@@ -154,6 +245,28 @@ export interface BusEventShapes {
   'acquiring.refund.failed': { category: 'ACQUIRING'; data: RefundView };
   'acquiring.settlement.succeeded': { category: 'ACQUIRING'; data: SettlementView };
 
+  'card.create.succeeded': { category: 'ISSUING'; data: CardEventData };
+  'card.create.failed': { category: 'ISSUING'; data: CardEventData };
+  'card.update.succeeded': { category: 'ISSUING'; data: CardEventData };
+  'card.update.failed': { category: 'ISSUING'; data: CardEventData };
+  'card.recharge.succeeded': { category: 'ISSUING'; data: CardOrderEventData };
+  'card.recharge.failed': { category: 'ISSUING'; data: CardOrderEventData };
+  'card.withdraw.succeeded': { category: 'ISSUING'; data: CardOrderEventData };
+  'card.withdraw.failed': { category: 'ISSUING'; data: CardOrderEventData };
+  'card.status.update.succeeded': { category: 'ISSUING'; data: CardStatusEventData };
+  'card.status.update.failed': { category: 'ISSUING'; data: CardStatusEventData };
+  'card.elevate_limit.succeeded': { category: 'ISSUING'; data: CardOrderEventData };
+  'card.elevate_limit.failed': { category: 'ISSUING'; data: CardOrderEventData };
+  'card.risk_control.network_protection.enrolled': { category: 'ISSUING'; data: NetworkProtectionEventData };
+  'card.risk_control.network_protection.removed': { category: 'ISSUING'; data: NetworkProtectionEventData };
+  'cardholder.kyc.status_changed': { category: 'ISSUING'; data: CardholderEventData };
+  'cardholder.updated': { category: 'ISSUING'; data: CardholderEventData };
+  'acquiring.payout.created': { category: 'PAYOUT'; data: PayoutView };
+  'payout.processing': { category: 'PAYOUT'; data: PayoutView };
+  'payout.completed': { category: 'PAYOUT'; data: PayoutView };
+  'payout.failed': { category: 'PAYOUT'; data: PayoutView };
+  'payout.failed_refunded': { category: 'PAYOUT'; data: PayoutView };
+
   'webhook.endpoint.disabled': { category: 'OPERATIONS'; data: WebhookEndpointDisabledData };
 }
 
@@ -164,8 +277,8 @@ export interface BusEventShapes {
 const FAMILIES = {
   accounts: { commands: [AccountCommand, CredentialCommand], events: AccountEvents },
   acquiring: { commands: [AcquiringCommand], events: AcquiringEvents },
-  payouts: { commands: [], events: {} },
-  issuing: { commands: [], events: {} },
+  payouts: { commands: [PayoutCommand], events: PayoutEvents },
+  issuing: { commands: [IssuingCommand], events: IssuingEvents },
   webhooks: { commands: [WebhookCommand], events: WebhookEvents },
 } as const satisfies Record<CommandFamily, { commands: readonly object[]; events: object }>;
 

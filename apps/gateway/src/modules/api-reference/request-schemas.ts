@@ -28,6 +28,8 @@ const OPTIONS: Partial<IOptions> = {
     isAmount: { type: 'string', pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', description: 'A decimal string in the currency\'s minor-unit digits.' },
     isSupportedCurrency: { type: 'string', pattern: '^[A-Z]{3,4}$' },
     isDateOnly: { type: 'string', format: 'date' },
+    isFlatStringMap: { type: 'object', additionalProperties: { type: 'string' } },
+    isIssuingAmount: { type: 'number', minimum: 0, description: 'major units, at most 2 decimals' },
     // Rules across fields (libs/contracts CrossFieldRules) say nothing a one-field schema can hold.
     [CROSS_FIELD_RULES]: {},
   },

@@ -102,6 +102,39 @@ export const WIRE_SCHEMAS = {
       }
     ]
   },
+  "ActivateCardPayload": {
+    "type": "object",
+    "properties": {
+      "card_id": {
+        "type": "string"
+      },
+      "no_pin_payment_amount": {
+        "type": "number"
+      },
+      "sealed": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "card_id",
+      "sealed"
+    ],
+    "additionalProperties": false,
+    "description": "`sealed`: the activation code and PIN, sealed by the gateway (IssuingSecrets of"
+  },
+  "ActivationView": {
+    "type": "object",
+    "properties": {
+      "request_status": {
+        "type": "string",
+        "const": "SUCCESS"
+      }
+    },
+    "required": [
+      "request_status"
+    ],
+    "additionalProperties": false
+  },
   "Actor": {
     "type": "object",
     "properties": {
@@ -266,6 +299,30 @@ export const WIRE_SCHEMAS = {
     },
     "additionalProperties": false
   },
+  "AssignCardPayload": {
+    "type": "object",
+    "properties": {
+      "cardholder_id": {
+        "type": "string"
+      },
+      "card_currency": {
+        "$ref": "#/components/schemas/CardCurrency"
+      },
+      "card_mode": {
+        "$ref": "#/components/schemas/CardMode"
+      },
+      "sealed_card_number": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "card_currency",
+      "card_mode",
+      "cardholder_id",
+      "sealed_card_number"
+    ],
+    "additionalProperties": false
+  },
   "AttemptIdPayload": {
     "type": "object",
     "properties": {
@@ -318,6 +375,148 @@ export const WIRE_SCHEMAS = {
       "three_ds"
     ],
     "additionalProperties": false
+  },
+  "AutoCancelTrigger": {
+    "type": "string",
+    "enum": [
+      "ON_AUTH",
+      "ON_CAPTURE"
+    ]
+  },
+  "BalanceCurrencyPayload": {
+    "type": "object",
+    "properties": {
+      "currency": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "currency"
+    ],
+    "additionalProperties": false
+  },
+  "BalanceView": {
+    "type": "object",
+    "properties": {
+      "currency": {
+        "type": "string"
+      },
+      "available_balance": {
+        "type": "string"
+      },
+      "pending_balance": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "currency",
+      "available_balance",
+      "pending_balance"
+    ],
+    "additionalProperties": false
+  },
+  "BankAccountIdPayload": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "id"
+    ],
+    "additionalProperties": false
+  },
+  "BankAccountStatus": {
+    "type": "string",
+    "enum": [
+      "Valid",
+      "Invalid"
+    ]
+  },
+  "BankAccountView": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "currency": {
+        "type": "string"
+      },
+      "account_number": {
+        "type": "string"
+      },
+      "bank_name": {
+        "type": "string"
+      },
+      "swift_code": {
+        "type": "string"
+      },
+      "bank_country_code": {
+        "type": "string"
+      },
+      "bank_address": {
+        "type": "string"
+      },
+      "bank_code_type": {
+        "anyOf": [
+          {
+            "$ref": "#/components/schemas/BankCodeType"
+          },
+          {
+            "type": "string",
+            "const": ""
+          }
+        ]
+      },
+      "bank_code_value": {
+        "type": "string"
+      },
+      "bank_branch_code": {
+        "type": "string"
+      },
+      "account_name": {
+        "type": "string",
+        "description": "The owning account's name (docs/payouts.md: learnt from the accounts service's events)."
+      },
+      "account_status": {
+        "$ref": "#/components/schemas/BankAccountStatus"
+      },
+      "create_time": {
+        "type": "string"
+      },
+      "update_time": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "id",
+      "currency",
+      "account_number",
+      "bank_name",
+      "swift_code",
+      "bank_country_code",
+      "bank_address",
+      "bank_code_type",
+      "bank_code_value",
+      "bank_branch_code",
+      "account_name",
+      "account_status",
+      "create_time",
+      "update_time"
+    ],
+    "additionalProperties": false
+  },
+  "BankCodeType": {
+    "type": "string",
+    "enum": [
+      "aba",
+      "bank_code",
+      "sort_code",
+      "bsb_code",
+      "ifsc",
+      "cnaps_number"
+    ]
   },
   "Billing": {
     "type": "object",
@@ -420,6 +619,62 @@ export const WIRE_SCHEMAS = {
         "$ref": "#/components/schemas/MobileInfo"
       }
     },
+    "additionalProperties": false
+  },
+  "BulkCreateCardsPayload": {
+    "type": "object",
+    "properties": {
+      "card_product_id": {
+        "type": "string"
+      },
+      "card_currency": {
+        "$ref": "#/components/schemas/CardCurrency"
+      },
+      "quantity": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "card_product_id",
+      "card_currency",
+      "quantity"
+    ],
+    "additionalProperties": false
+  },
+  "BulkCreateView": {
+    "type": "object",
+    "properties": {
+      "bulk_order_id": {
+        "type": "string"
+      },
+      "card_product_id": {
+        "type": "string"
+      },
+      "card_currency": {
+        "$ref": "#/components/schemas/CardCurrency"
+      },
+      "quantity": {
+        "type": "number"
+      },
+      "order_status": {
+        "$ref": "#/components/schemas/CardOrderStatus"
+      },
+      "card_numbers": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Masked numbers of the new unassigned virtual cards (the full numbers come in the bulk card file)."
+      }
+    },
+    "required": [
+      "bulk_order_id",
+      "card_product_id",
+      "card_currency",
+      "quantity",
+      "order_status",
+      "card_numbers"
+    ],
     "additionalProperties": false
   },
   "BusinessCode": {
@@ -532,6 +787,1012 @@ export const WIRE_SCHEMAS = {
       "payment_intent_id"
     ],
     "additionalProperties": false
+  },
+  "CardAmountPayload": {
+    "type": "object",
+    "properties": {
+      "amount": {
+        "type": "number"
+      },
+      "card_id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "amount",
+      "card_id"
+    ],
+    "additionalProperties": false
+  },
+  "CardArtRef": {
+    "type": "object",
+    "properties": {
+      "card_art_id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "card_art_id"
+    ],
+    "additionalProperties": false
+  },
+  "CardArtView": {
+    "type": "object",
+    "properties": {
+      "card_art_id": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "is_default": {
+        "type": "boolean"
+      },
+      "create_time": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "card_art_id",
+      "name",
+      "is_default",
+      "create_time"
+    ],
+    "additionalProperties": false
+  },
+  "CardCurrency": {
+    "type": "string",
+    "enum": [
+      "USD",
+      "SGD",
+      "XUSD"
+    ]
+  },
+  "CardEventData": {
+    "type": "object",
+    "properties": {
+      "card_id": {
+        "type": "string"
+      },
+      "card_status": {
+        "$ref": "#/components/schemas/CardStatus"
+      },
+      "card_bin": {
+        "type": "string"
+      },
+      "card_scheme": {
+        "type": "string"
+      },
+      "card_number": {
+        "type": "string",
+        "description": "First 6 + ****** + last 4 (architecture rule 7)."
+      },
+      "card_name": {
+        "type": "string"
+      },
+      "card_currency": {
+        "$ref": "#/components/schemas/CardCurrency"
+      },
+      "card_product_id": {
+        "type": "string"
+      },
+      "form_factor": {
+        "$ref": "#/components/schemas/CardType"
+      },
+      "mode_type": {
+        "$ref": "#/components/schemas/CardMode"
+      },
+      "card_limit": {
+        "type": "number"
+      },
+      "available_balance": {
+        "type": "number"
+      },
+      "consumed_amount": {
+        "type": "number"
+      },
+      "cardholder": {
+        "anyOf": [
+          {
+            "type": "object",
+            "properties": {
+              "cardholder_id": {
+                "type": "string"
+              },
+              "first_name": {
+                "type": "string"
+              },
+              "last_name": {
+                "type": "string"
+              },
+              "email": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "cardholder_id",
+              "first_name",
+              "last_name",
+              "email"
+            ],
+            "additionalProperties": false
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "spending_controls": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/SpendingControlView"
+        }
+      },
+      "risk_controls": {
+        "$ref": "#/components/schemas/RiskControlsView"
+      },
+      "metadata": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "update_reason": {
+        "type": "string"
+      },
+      "usage_type": {
+        "$ref": "#/components/schemas/UsageType"
+      },
+      "auto_cancel_trigger": {
+        "anyOf": [
+          {
+            "$ref": "#/components/schemas/AutoCancelTrigger"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "expiry_at": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "no_pin_payment_amount": {
+        "type": "number"
+      },
+      "card_art_id": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "network_protection": {
+        "$ref": "#/components/schemas/NetworkProtectionView"
+      },
+      "create_time": {
+        "type": "string"
+      },
+      "card_order_id": {
+        "type": "string"
+      },
+      "order_status": {
+        "$ref": "#/components/schemas/CardOrderStatus"
+      },
+      "card_available_balance": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "auto_cancel_trigger",
+      "available_balance",
+      "card_art_id",
+      "card_available_balance",
+      "card_bin",
+      "card_currency",
+      "card_id",
+      "card_limit",
+      "card_name",
+      "card_number",
+      "card_order_id",
+      "card_product_id",
+      "card_scheme",
+      "card_status",
+      "cardholder",
+      "consumed_amount",
+      "create_time",
+      "expiry_at",
+      "form_factor",
+      "metadata",
+      "mode_type",
+      "network_protection",
+      "no_pin_payment_amount",
+      "order_status",
+      "risk_controls",
+      "spending_controls",
+      "update_reason",
+      "usage_type"
+    ],
+    "additionalProperties": false,
+    "description": "Data of card.create.* and card.update.* (spec 6: risk_controls and card_available_balance included)."
+  },
+  "CardForm": {
+    "type": "string",
+    "enum": [
+      "VIR",
+      "PHY"
+    ]
+  },
+  "CardholderEventData": {
+    "type": "object",
+    "properties": {
+      "cardholder_id": {
+        "type": "string"
+      },
+      "email": {
+        "type": "string"
+      },
+      "first_name": {
+        "type": "string"
+      },
+      "last_name": {
+        "type": "string"
+      },
+      "date_of_birth": {
+        "type": "string"
+      },
+      "country_code": {
+        "type": "string"
+      },
+      "nationality": {
+        "type": "string"
+      },
+      "phone_number": {
+        "type": "string"
+      },
+      "cardholder_status": {
+        "$ref": "#/components/schemas/CardholderStatus"
+      },
+      "idv_status": {
+        "$ref": "#/components/schemas/IdvStatus"
+      },
+      "idv_provider": {
+        "type": "string"
+      },
+      "create_time": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "cardholder_id",
+      "email",
+      "first_name",
+      "last_name",
+      "date_of_birth",
+      "country_code",
+      "nationality",
+      "phone_number",
+      "cardholder_status",
+      "idv_status",
+      "idv_provider",
+      "create_time"
+    ],
+    "additionalProperties": false,
+    "description": "The SDK's typed payload of cardholder.kyc.status_changed and cardholder.updated (wire-compat §13.4)."
+  },
+  "CardholderRef": {
+    "type": "object",
+    "properties": {
+      "cardholder_id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "cardholder_id"
+    ],
+    "additionalProperties": false
+  },
+  "CardholderRequiredFieldsInput": {
+    "type": "object",
+    "properties": {
+      "date_of_birth": {
+        "type": "string",
+        "description": "YYYY-MM-DD, age 18 or more (`invalid_date_of_birth`, the service's rule)."
+      },
+      "delivery_address": {
+        "$ref": "#/components/schemas/DeliveryAddressInput"
+      },
+      "residential_address": {
+        "$ref": "#/components/schemas/ResidentialAddressInput"
+      },
+      "document_type": {
+        "type": "string",
+        "description": "pdf, png, jpg or jpeg; anything else is `file_type_not_supported`."
+      },
+      "document": {
+        "type": "string"
+      },
+      "gender": {
+        "type": "string",
+        "enum": [
+          "MALE",
+          "FEMALE",
+          "OTHER"
+        ]
+      },
+      "nationality": {
+        "type": "string"
+      },
+      "identity": {
+        "$ref": "#/components/schemas/IdentityInput"
+      },
+      "kyc_verification": {
+        "$ref": "#/components/schemas/KycVerificationInput"
+      },
+      "email": {
+        "type": "string"
+      },
+      "first_name": {
+        "type": "string"
+      },
+      "last_name": {
+        "type": "string"
+      },
+      "country_code": {
+        "type": "string"
+      },
+      "phone_number": {
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "description": "Inline KYC on card create (spec 2026-04-24): supplements a cardholder, or creates one without cardholder_id."
+  },
+  "CardholderStatus": {
+    "type": "string",
+    "enum": [
+      "PENDING",
+      "SUCCESS",
+      "FAILED",
+      "INCOMPLETE"
+    ]
+  },
+  "CardholderView": {
+    "type": "object",
+    "properties": {
+      "cardholder_id": {
+        "type": "string"
+      },
+      "email": {
+        "type": "string"
+      },
+      "first_name": {
+        "type": "string"
+      },
+      "last_name": {
+        "type": "string"
+      },
+      "cardholder_status": {
+        "$ref": "#/components/schemas/CardholderStatus"
+      },
+      "country_code": {
+        "type": "string"
+      },
+      "phone_number": {
+        "type": "string"
+      },
+      "number_of_cards": {
+        "type": "number"
+      },
+      "create_time": {
+        "type": "string"
+      },
+      "date_of_birth": {
+        "type": "string"
+      },
+      "delivery_address": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "residential_address": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "review_status": {
+        "type": "string"
+      },
+      "gender": {
+        "type": "string"
+      },
+      "nationality": {
+        "type": "string"
+      },
+      "identity": {
+        "type": "object",
+        "properties": {
+          "type": {
+            "type": "string"
+          },
+          "number": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "type",
+          "number"
+        ],
+        "additionalProperties": false,
+        "description": "Type and number only: documents are never returned."
+      },
+      "idv_status": {
+        "$ref": "#/components/schemas/IdvStatus"
+      },
+      "idv_verification_url": {
+        "type": "string"
+      },
+      "idv_url_expires_at": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "cardholder_id",
+      "email",
+      "first_name",
+      "last_name",
+      "cardholder_status",
+      "country_code",
+      "phone_number",
+      "number_of_cards",
+      "create_time",
+      "review_status",
+      "idv_status"
+    ],
+    "additionalProperties": false
+  },
+  "CardholderWriteView": {
+    "type": "object",
+    "properties": {
+      "cardholder_id": {
+        "type": "string"
+      },
+      "cardholder_status": {
+        "$ref": "#/components/schemas/CardholderStatus"
+      },
+      "idv_verification_url": {
+        "type": "string"
+      },
+      "idv_url_expires_at": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "cardholder_id",
+      "cardholder_status"
+    ],
+    "additionalProperties": false
+  },
+  "CardMode": {
+    "type": "string",
+    "enum": [
+      "SHARE",
+      "SINGLE"
+    ]
+  },
+  "CardOrderEventData": {
+    "type": "object",
+    "properties": {
+      "card_id": {
+        "type": "string"
+      },
+      "card_order_id": {
+        "type": "string"
+      },
+      "order_type": {
+        "$ref": "#/components/schemas/CardOrderType"
+      },
+      "amount": {
+        "type": "number"
+      },
+      "card_currency": {
+        "$ref": "#/components/schemas/CardCurrency"
+      },
+      "create_time": {
+        "type": "string"
+      },
+      "update_time": {
+        "type": "string"
+      },
+      "complete_time": {
+        "type": "string"
+      },
+      "order_status": {
+        "$ref": "#/components/schemas/CardOrderStatus"
+      },
+      "card_available_balance": {
+        "type": "number"
+      },
+      "effective_until": {
+        "type": "string",
+        "description": "Elevations: until when the elevated per-transaction limit applies."
+      }
+    },
+    "required": [
+      "amount",
+      "card_available_balance",
+      "card_currency",
+      "card_id",
+      "card_order_id",
+      "create_time",
+      "order_status",
+      "order_type",
+      "update_time"
+    ],
+    "additionalProperties": false,
+    "description": "Data of card.recharge.*, card.withdraw.* and card.elevate_limit.*."
+  },
+  "CardOrderRef": {
+    "type": "object",
+    "properties": {
+      "card_order_id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "card_order_id"
+    ],
+    "additionalProperties": false
+  },
+  "CardOrderStatus": {
+    "type": "string",
+    "enum": [
+      "PENDING",
+      "PROCESSING",
+      "SUCCESS",
+      "FAILED"
+    ]
+  },
+  "CardOrderType": {
+    "type": "string",
+    "enum": [
+      "CARD_CREATE",
+      "CARD_RECHARGE",
+      "CARD_WITHDRAW",
+      "CARD_UPDATE",
+      "CARD_ELEVATE_LIMIT",
+      "CARD_STATUS_UPDATE"
+    ]
+  },
+  "CardOrderView": {
+    "type": "object",
+    "properties": {
+      "card_id": {
+        "type": "string"
+      },
+      "card_order_id": {
+        "type": "string"
+      },
+      "order_type": {
+        "$ref": "#/components/schemas/CardOrderType"
+      },
+      "amount": {
+        "type": "number"
+      },
+      "card_currency": {
+        "$ref": "#/components/schemas/CardCurrency"
+      },
+      "create_time": {
+        "type": "string"
+      },
+      "update_time": {
+        "type": "string"
+      },
+      "complete_time": {
+        "type": "string"
+      },
+      "order_status": {
+        "$ref": "#/components/schemas/CardOrderStatus"
+      }
+    },
+    "required": [
+      "card_id",
+      "card_order_id",
+      "order_type",
+      "amount",
+      "card_currency",
+      "create_time",
+      "update_time",
+      "order_status"
+    ],
+    "additionalProperties": false
+  },
+  "CardProductView": {
+    "type": "object",
+    "properties": {
+      "product_id": {
+        "type": "string"
+      },
+      "mode_type": {
+        "$ref": "#/components/schemas/CardMode"
+      },
+      "card_bin": {
+        "type": "string"
+      },
+      "card_form": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/CardForm"
+        }
+      },
+      "max_card_quota": {
+        "type": "number"
+      },
+      "card_scheme": {
+        "type": "string"
+      },
+      "no_pin_payment_amount": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "amount": {
+              "type": "string"
+            },
+            "currency": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "amount",
+            "currency"
+          ],
+          "additionalProperties": false
+        },
+        "description": "Decisions §1: the spec's string amounts."
+      },
+      "card_currency": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/CardCurrency"
+        }
+      },
+      "create_time": {
+        "type": "string"
+      },
+      "update_time": {
+        "type": "string"
+      },
+      "product_status": {
+        "$ref": "#/components/schemas/ProductStatus"
+      },
+      "kyc_level": {
+        "$ref": "#/components/schemas/KycLevel"
+      },
+      "required_fields": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/RequiredField"
+        }
+      }
+    },
+    "required": [
+      "product_id",
+      "mode_type",
+      "card_bin",
+      "card_form",
+      "max_card_quota",
+      "card_scheme",
+      "no_pin_payment_amount",
+      "card_currency",
+      "create_time",
+      "update_time",
+      "product_status",
+      "kyc_level",
+      "required_fields"
+    ],
+    "additionalProperties": false
+  },
+  "CardRef": {
+    "type": "object",
+    "properties": {
+      "card_id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "card_id"
+    ],
+    "additionalProperties": false
+  },
+  "CardStatus": {
+    "type": "string",
+    "enum": [
+      "PENDING",
+      "ACTIVE",
+      "FROZEN",
+      "BLOCKED",
+      "CANCELLED",
+      "LOST",
+      "STOLEN",
+      "FAILED"
+    ]
+  },
+  "CardStatusEventData": {
+    "type": "object",
+    "properties": {
+      "card_id": {
+        "type": "string"
+      },
+      "card_order_id": {
+        "type": "string"
+      },
+      "card_status": {
+        "$ref": "#/components/schemas/CardStatus"
+      },
+      "order_status": {
+        "$ref": "#/components/schemas/CardOrderStatus"
+      },
+      "update_reason": {
+        "type": "string"
+      },
+      "available_balance": {
+        "type": "number"
+      },
+      "card_available_balance": {
+        "type": "number"
+      },
+      "currency": {
+        "$ref": "#/components/schemas/CardCurrency"
+      }
+    },
+    "required": [
+      "card_id",
+      "card_order_id",
+      "card_status",
+      "order_status",
+      "update_reason",
+      "available_balance",
+      "card_available_balance",
+      "currency"
+    ],
+    "additionalProperties": false,
+    "description": "Data of card.status.update.* (spec 6: update_reason, available_balance, currency)."
+  },
+  "CardStatusTarget": {
+    "type": "string",
+    "enum": [
+      "ACTIVE",
+      "FROZEN",
+      "CANCELLED",
+      "LOST",
+      "STOLEN"
+    ]
+  },
+  "CardStatusUpdateView": {
+    "type": "object",
+    "properties": {
+      "card_id": {
+        "type": "string"
+      },
+      "card_order_id": {
+        "type": "string"
+      },
+      "order_status": {
+        "$ref": "#/components/schemas/CardOrderStatus"
+      },
+      "update_reason": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "card_id",
+      "card_order_id",
+      "order_status",
+      "update_reason"
+    ],
+    "additionalProperties": false
+  },
+  "CardType": {
+    "type": "string",
+    "enum": [
+      "VIRTUAL",
+      "PHYSICAL"
+    ]
+  },
+  "CardView": {
+    "type": "object",
+    "properties": {
+      "card_id": {
+        "type": "string"
+      },
+      "card_status": {
+        "$ref": "#/components/schemas/CardStatus"
+      },
+      "card_bin": {
+        "type": "string"
+      },
+      "card_scheme": {
+        "type": "string"
+      },
+      "card_number": {
+        "type": "string",
+        "description": "First 6 + ****** + last 4 (architecture rule 7)."
+      },
+      "card_name": {
+        "type": "string"
+      },
+      "card_currency": {
+        "$ref": "#/components/schemas/CardCurrency"
+      },
+      "card_product_id": {
+        "type": "string"
+      },
+      "form_factor": {
+        "$ref": "#/components/schemas/CardType"
+      },
+      "mode_type": {
+        "$ref": "#/components/schemas/CardMode"
+      },
+      "card_limit": {
+        "type": "number"
+      },
+      "available_balance": {
+        "type": "number"
+      },
+      "consumed_amount": {
+        "type": "number"
+      },
+      "cardholder": {
+        "anyOf": [
+          {
+            "type": "object",
+            "properties": {
+              "cardholder_id": {
+                "type": "string"
+              },
+              "first_name": {
+                "type": "string"
+              },
+              "last_name": {
+                "type": "string"
+              },
+              "email": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "cardholder_id",
+              "first_name",
+              "last_name",
+              "email"
+            ],
+            "additionalProperties": false
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "spending_controls": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/SpendingControlView"
+        }
+      },
+      "risk_controls": {
+        "$ref": "#/components/schemas/RiskControlsView"
+      },
+      "metadata": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "update_reason": {
+        "type": "string"
+      },
+      "usage_type": {
+        "$ref": "#/components/schemas/UsageType"
+      },
+      "auto_cancel_trigger": {
+        "anyOf": [
+          {
+            "$ref": "#/components/schemas/AutoCancelTrigger"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "expiry_at": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "no_pin_payment_amount": {
+        "type": "number"
+      },
+      "card_art_id": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "network_protection": {
+        "$ref": "#/components/schemas/NetworkProtectionView"
+      },
+      "create_time": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "card_id",
+      "card_status",
+      "card_bin",
+      "card_scheme",
+      "card_number",
+      "card_name",
+      "card_currency",
+      "card_product_id",
+      "form_factor",
+      "mode_type",
+      "card_limit",
+      "available_balance",
+      "consumed_amount",
+      "cardholder",
+      "spending_controls",
+      "risk_controls",
+      "metadata",
+      "update_reason",
+      "usage_type",
+      "auto_cancel_trigger",
+      "expiry_at",
+      "no_pin_payment_amount",
+      "card_art_id",
+      "network_protection",
+      "create_time"
+    ],
+    "additionalProperties": false
+  },
+  "CardWriteView": {
+    "type": "object",
+    "properties": {
+      "card_id": {
+        "type": "string"
+      },
+      "card_order_id": {
+        "type": "string"
+      },
+      "create_time": {
+        "type": "string"
+      },
+      "card_status": {
+        "$ref": "#/components/schemas/CardStatus"
+      },
+      "order_status": {
+        "$ref": "#/components/schemas/CardOrderStatus"
+      },
+      "cardholder_status": {
+        "$ref": "#/components/schemas/CardholderStatus"
+      },
+      "message": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "card_id",
+      "card_order_id",
+      "create_time",
+      "card_status",
+      "order_status"
+    ],
+    "additionalProperties": false,
+    "description": "Create, update and assign answer this (wire-compat §11.4 CreateCardResponse)."
   },
   "CommandEnvelope": {
     "type": "object",
@@ -815,6 +2076,171 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false
   },
+  "CreateBankAccountPayload": {
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "account_number": {
+        "type": "string",
+        "description": "Spec 8: 5 to 60 characters, only letters and digits (an IBAN is written without spaces)."
+      },
+      "bank_name": {
+        "type": "string"
+      },
+      "swift_code": {
+        "type": "string",
+        "description": "A SWIFT/BIC code: 8 or 11 characters, within the spec's 8 to 11 (ISO 9362 has no 9 or 10)."
+      },
+      "bank_country_code": {
+        "type": "string"
+      },
+      "bank_address": {
+        "type": "string"
+      },
+      "bank_code_type": {
+        "type": "string"
+      },
+      "bank_code_value": {
+        "type": "string"
+      },
+      "bank_branch_code": {
+        "type": "string"
+      },
+      "currency": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "account_number",
+      "bank_address",
+      "bank_country_code",
+      "bank_name",
+      "currency",
+      "swift_code"
+    ]
+  },
+  "CreateCardholderPayload": {
+    "type": "object",
+    "properties": {
+      "date_of_birth": {
+        "type": "string",
+        "description": "YYYY-MM-DD, age 18 or more (`invalid_date_of_birth`, the service's rule)."
+      },
+      "delivery_address": {
+        "$ref": "#/components/schemas/DeliveryAddressInput"
+      },
+      "residential_address": {
+        "$ref": "#/components/schemas/ResidentialAddressInput"
+      },
+      "document_type": {
+        "type": "string",
+        "description": "pdf, png, jpg or jpeg; anything else is `file_type_not_supported`."
+      },
+      "document": {
+        "type": "string"
+      },
+      "gender": {
+        "type": "string",
+        "enum": [
+          "MALE",
+          "FEMALE",
+          "OTHER"
+        ]
+      },
+      "nationality": {
+        "type": "string"
+      },
+      "identity": {
+        "$ref": "#/components/schemas/IdentityInput"
+      },
+      "kyc_verification": {
+        "$ref": "#/components/schemas/KycVerificationInput"
+      },
+      "email": {
+        "type": "string"
+      },
+      "first_name": {
+        "type": "string",
+        "description": "ASCII letters and spaces (`invalid_first_name`, the service's rule)."
+      },
+      "last_name": {
+        "type": "string"
+      },
+      "country_code": {
+        "type": "string",
+        "description": "ISO 3166-1 alpha-2 or a digits-only calling code (decisions §1), checked with the phone number."
+      },
+      "phone_number": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "email",
+      "first_name",
+      "last_name",
+      "country_code",
+      "phone_number"
+    ],
+    "additionalProperties": false
+  },
+  "CreateCardPayload": {
+    "type": "object",
+    "properties": {
+      "spending_controls": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/SpendingControlInput"
+        }
+      },
+      "risk_controls": {
+        "$ref": "#/components/schemas/RiskControlsInput"
+      },
+      "metadata": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "card_art_id": {
+        "type": "string"
+      },
+      "card_currency": {
+        "$ref": "#/components/schemas/CardCurrency"
+      },
+      "cardholder_id": {
+        "type": "string",
+        "description": "Required unless cardholder_required_fields describe a new cardholder (the service's rule)."
+      },
+      "card_product_id": {
+        "type": "string"
+      },
+      "card_type": {
+        "$ref": "#/components/schemas/CardType"
+      },
+      "card_limit": {
+        "type": "number"
+      },
+      "usage_type": {
+        "$ref": "#/components/schemas/UsageType"
+      },
+      "auto_cancel_trigger": {
+        "type": "string",
+        "description": "ON_AUTH or ON_CAPTURE, required for ONE_TIME: the spec answers both with its own card_error codes."
+      },
+      "expiry_at": {
+        "type": "string",
+        "description": "A future ISO 8601 timestamp with an offset, within the product's one-time lifetime (the service's rule)."
+      },
+      "cardholder_required_fields": {
+        "$ref": "#/components/schemas/CardholderRequiredFieldsInput"
+      }
+    },
+    "required": [
+      "card_currency",
+      "card_product_id"
+    ],
+    "additionalProperties": false
+  },
   "CreateCredentialPayload": {
     "type": "object",
     "properties": {
@@ -1074,6 +2500,34 @@ export const WIRE_SCHEMAS = {
       "return_url"
     ]
   },
+  "CreatePayoutPayload": {
+    "type": "object",
+    "properties": {
+      "payout_currency": {
+        "type": "string"
+      },
+      "payout_amount": {
+        "type": "string"
+      },
+      "statement_descriptor": {
+        "type": "string",
+        "description": "Spec 8: at most 15 characters, shown to the recipient bank: printable characters only."
+      },
+      "internal_note": {
+        "type": "string"
+      },
+      "payout_account_id": {
+        "type": "string",
+        "description": "Internal transfer to the caller's own account level: its account id (uuid) or short reference id."
+      }
+    },
+    "required": [
+      "payout_currency",
+      "payout_amount",
+      "statement_descriptor"
+    ],
+    "additionalProperties": false
+  },
   "CreateRefundPayload": {
     "type": "object",
     "properties": {
@@ -1329,6 +2783,23 @@ export const WIRE_SCHEMAS = {
     "additionalProperties": false,
     "description": "Spec 2.2: the customer snapshot; its id is only the intent's top-level customer_id."
   },
+  "DeletedCardholderView": {
+    "type": "object",
+    "properties": {
+      "cardholder_id": {
+        "type": "string"
+      },
+      "deleted": {
+        "type": "boolean",
+        "const": true
+      }
+    },
+    "required": [
+      "cardholder_id",
+      "deleted"
+    ],
+    "additionalProperties": false
+  },
   "DeletedWebhookEndpointView": {
     "type": "object",
     "properties": {
@@ -1344,6 +2815,30 @@ export const WIRE_SCHEMAS = {
       "endpoint_id",
       "deleted"
     ],
+    "additionalProperties": false
+  },
+  "DeliveryAddressInput": {
+    "type": "object",
+    "properties": {
+      "country": {
+        "type": "string"
+      },
+      "state": {
+        "type": "string"
+      },
+      "city": {
+        "type": "string"
+      },
+      "line1": {
+        "type": "string"
+      },
+      "line2": {
+        "type": "string"
+      },
+      "postal_code": {
+        "type": "string"
+      }
+    },
     "additionalProperties": false
   },
   "DomainEvent": {
@@ -1419,6 +2914,26 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false,
     "description": "Who is acting, as the gateway established it."
+  },
+  "ElevateLimitPayload": {
+    "type": "object",
+    "properties": {
+      "per_transaction_limit": {
+        "type": "number",
+        "description": "The per-transaction limit while the elevation lasts (spec 8: at most 80,000 USD/XUSD, 100,000 SGD)."
+      },
+      "duration_in_days": {
+        "type": "number"
+      },
+      "card_id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "card_id",
+      "per_transaction_limit"
+    ],
+    "additionalProperties": false
   },
   "EntityType": {
     "type": "string",
@@ -1666,6 +3181,32 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false
   },
+  "IdentityInput": {
+    "type": "object",
+    "properties": {
+      "type": {
+        "type": "string",
+        "description": "ID_CARD or PASSPORT; anything else is `invalid_identity_type` (the service's rule)."
+      },
+      "number": {
+        "type": "string"
+      },
+      "front_file": {
+        "type": "string"
+      },
+      "back_file": {
+        "type": "string"
+      },
+      "hand_file": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type",
+      "number"
+    ],
+    "additionalProperties": false
+  },
   "IdentityVerificationDto": {
     "type": "object",
     "properties": {
@@ -1698,6 +3239,15 @@ export const WIRE_SCHEMAS = {
       "identification_value"
     ],
     "additionalProperties": false
+  },
+  "IdvStatus": {
+    "type": "string",
+    "enum": [
+      "PENDING",
+      "PASSED",
+      "FAILED",
+      ""
+    ]
   },
   "IndividualAccountView": {
     "type": "object",
@@ -1948,6 +3498,97 @@ export const WIRE_SCHEMAS = {
     "additionalProperties": false,
     "description": "The answer of POST /v1/connect/token (wire-compat §2)."
   },
+  "KycLevel": {
+    "type": "string",
+    "enum": [
+      "SIMPLIFIED",
+      "STANDARD",
+      "ENHANCED"
+    ]
+  },
+  "KycVerificationInput": {
+    "type": "object",
+    "properties": {
+      "method": {
+        "type": "string",
+        "description": "THIRD_PARTY or SUMSUB_REDIRECT; anything else is `invalid_kyc_method`."
+      },
+      "kyc_proof": {
+        "type": "string"
+      },
+      "reference_id": {
+        "type": "string",
+        "description": "At least 10 characters, unique in the account (the service's rules)."
+      }
+    },
+    "required": [
+      "method"
+    ],
+    "additionalProperties": false
+  },
+  "LedgerAuditAccount": {
+    "type": "object",
+    "properties": {
+      "account_id": {
+        "type": "string"
+      },
+      "master_account_id": {
+        "type": "string"
+      },
+      "currency": {
+        "type": "string"
+      },
+      "available_minor": {
+        "type": "string",
+        "description": "Recomputed from the postings (sum), as minor-unit strings."
+      },
+      "pending_minor": {
+        "type": "string"
+      },
+      "settled_minor": {
+        "type": "string",
+        "description": "Gross amount of the acquiring settlements the ledger applied."
+      },
+      "settlement_count": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "account_id",
+      "master_account_id",
+      "currency",
+      "available_minor",
+      "pending_minor",
+      "settled_minor",
+      "settlement_count"
+    ],
+    "additionalProperties": false
+  },
+  "LedgerAuditReport": {
+    "type": "object",
+    "properties": {
+      "discrepancies": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "One sentence per discrepancy inside the payouts ledger (empty: clean)."
+      },
+      "accounts": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/LedgerAuditAccount"
+        },
+        "description": "Per merchant account and currency: the balances recomputed from the postings (minor units)."
+      }
+    },
+    "required": [
+      "discrepancies",
+      "accounts"
+    ],
+    "additionalProperties": false,
+    "description": "What `payouts.ledger.verify` answers: the ledger's own audit and what the CLI compares elsewhere."
+  },
   "ListAccountsPayload": {
     "type": "object",
     "additionalProperties": false,
@@ -1987,6 +3628,98 @@ export const WIRE_SCHEMAS = {
       "page_size"
     ]
   },
+  "ListBalancesPayload": {
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "page_size": {
+        "type": "number"
+      },
+      "page_number": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "page_number",
+      "page_size"
+    ]
+  },
+  "ListBankAccountsPayload": {
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "page_size": {
+        "type": "number"
+      },
+      "page_number": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "page_number",
+      "page_size"
+    ]
+  },
+  "ListCardArtsPayload": {
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "page_size": {
+        "type": "number"
+      },
+      "page_number": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "page_number",
+      "page_size"
+    ]
+  },
+  "ListCardholdersPayload": {
+    "type": "object",
+    "properties": {
+      "page_size": {
+        "type": "number"
+      },
+      "page_number": {
+        "type": "number"
+      },
+      "cardholder_status": {
+        "$ref": "#/components/schemas/CardholderStatus"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "page_number",
+      "page_size"
+    ]
+  },
+  "ListCardsPayload": {
+    "type": "object",
+    "properties": {
+      "page_size": {
+        "type": "number"
+      },
+      "page_number": {
+        "type": "number"
+      },
+      "card_status": {
+        "$ref": "#/components/schemas/CardStatus"
+      },
+      "cardholder_id": {
+        "type": "string"
+      },
+      "sealed_card_number": {
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "page_number",
+      "page_size"
+    ]
+  },
   "ListIntentsPayload": {
     "type": "object",
     "properties": {
@@ -2007,6 +3740,47 @@ export const WIRE_SCHEMAS = {
       }
     },
     "additionalProperties": false,
+    "required": [
+      "page_number",
+      "page_size"
+    ]
+  },
+  "ListPayoutsPayload": {
+    "type": "object",
+    "properties": {
+      "page_size": {
+        "type": "number"
+      },
+      "page_number": {
+        "type": "number"
+      },
+      "start_time": {
+        "type": "string"
+      },
+      "end_time": {
+        "type": "string"
+      },
+      "payout_status": {
+        "$ref": "#/components/schemas/PayoutStatus"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "page_number",
+      "page_size"
+    ]
+  },
+  "ListProductsPayload": {
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "page_size": {
+        "type": "number"
+      },
+      "page_number": {
+        "type": "number"
+      }
+    },
     "required": [
       "page_number",
       "page_size"
@@ -2205,6 +3979,50 @@ export const WIRE_SCHEMAS = {
     "additionalProperties": false,
     "description": "3-D Secure 2 browser data (EMV 3DS field names); `mobile` only for mobile clients (spec 2025-12-04)."
   },
+  "NetworkProtectionEventData": {
+    "type": "object",
+    "properties": {
+      "card_id": {
+        "type": "string"
+      },
+      "card_number": {
+        "type": "string"
+      },
+      "network_protection": {
+        "$ref": "#/components/schemas/NetworkProtectionView"
+      }
+    },
+    "required": [
+      "card_id",
+      "card_number",
+      "network_protection"
+    ],
+    "additionalProperties": false,
+    "description": "Data of card.risk_control.network_protection.*."
+  },
+  "NetworkProtectionView": {
+    "type": "object",
+    "properties": {
+      "status": {
+        "type": "string",
+        "enum": [
+          "ENROLLED",
+          "NOT_ENROLLED"
+        ]
+      },
+      "enrolled_time": {
+        "type": [
+          "string",
+          "null"
+        ]
+      }
+    },
+    "required": [
+      "status",
+      "enrolled_time"
+    ],
+    "additionalProperties": false
+  },
   "NextAction": {
     "type": "object",
     "properties": {
@@ -2261,6 +4079,144 @@ export const WIRE_SCHEMAS = {
     },
     "additionalProperties": false
   },
+  "PageOfBalanceView": {
+    "type": "object",
+    "properties": {
+      "total_pages": {
+        "type": "number"
+      },
+      "total_items": {
+        "type": "number"
+      },
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/BalanceView"
+        }
+      }
+    },
+    "required": [
+      "total_pages",
+      "total_items",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "PageOfBankAccountView": {
+    "type": "object",
+    "properties": {
+      "total_pages": {
+        "type": "number"
+      },
+      "total_items": {
+        "type": "number"
+      },
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/BankAccountView"
+        }
+      }
+    },
+    "required": [
+      "total_pages",
+      "total_items",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "PageOfCardArtView": {
+    "type": "object",
+    "properties": {
+      "total_pages": {
+        "type": "number"
+      },
+      "total_items": {
+        "type": "number"
+      },
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/CardArtView"
+        }
+      }
+    },
+    "required": [
+      "total_pages",
+      "total_items",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "PageOfCardholderView": {
+    "type": "object",
+    "properties": {
+      "total_pages": {
+        "type": "number"
+      },
+      "total_items": {
+        "type": "number"
+      },
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/CardholderView"
+        }
+      }
+    },
+    "required": [
+      "total_pages",
+      "total_items",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "PageOfCardProductView": {
+    "type": "object",
+    "properties": {
+      "total_pages": {
+        "type": "number"
+      },
+      "total_items": {
+        "type": "number"
+      },
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/CardProductView"
+        }
+      }
+    },
+    "required": [
+      "total_pages",
+      "total_items",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "PageOfCardView": {
+    "type": "object",
+    "properties": {
+      "total_pages": {
+        "type": "number"
+      },
+      "total_items": {
+        "type": "number"
+      },
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/CardView"
+        }
+      }
+    },
+    "required": [
+      "total_pages",
+      "total_items",
+      "data"
+    ],
+    "additionalProperties": false
+  },
   "PageOfPaymentAttemptView": {
     "type": "object",
     "properties": {
@@ -2297,6 +4253,29 @@ export const WIRE_SCHEMAS = {
         "type": "array",
         "items": {
           "$ref": "#/components/schemas/PaymentIntentView"
+        }
+      }
+    },
+    "required": [
+      "total_pages",
+      "total_items",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "PageOfPayoutView": {
+    "type": "object",
+    "properties": {
+      "total_pages": {
+        "type": "number"
+      },
+      "total_items": {
+        "type": "number"
+      },
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/PayoutView"
         }
       }
     },
@@ -2350,6 +4329,26 @@ export const WIRE_SCHEMAS = {
       "total_pages",
       "total_items",
       "data"
+    ],
+    "additionalProperties": false
+  },
+  "PanTokenView": {
+    "type": "object",
+    "properties": {
+      "token": {
+        "type": "string"
+      },
+      "expires_in": {
+        "type": "number"
+      },
+      "expires_at": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "token",
+      "expires_in",
+      "expires_at"
     ],
     "additionalProperties": false
   },
@@ -2646,6 +4645,88 @@ export const WIRE_SCHEMAS = {
     },
     "additionalProperties": false
   },
+  "PayoutIdPayload": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "id"
+    ],
+    "additionalProperties": false
+  },
+  "PayoutStatus": {
+    "type": "string",
+    "enum": [
+      "INITIATED",
+      "PROCESSING",
+      "COMPLETED",
+      "FAILED",
+      "FAILED_REFUNDED"
+    ]
+  },
+  "PayoutView": {
+    "type": "object",
+    "properties": {
+      "payout_id": {
+        "type": "string"
+      },
+      "payout_currency": {
+        "type": "string"
+      },
+      "payout_amount": {
+        "type": "string"
+      },
+      "statement_descriptor": {
+        "type": "string"
+      },
+      "payout_status": {
+        "$ref": "#/components/schemas/PayoutStatus"
+      },
+      "internal_note": {
+        "type": "string"
+      },
+      "payout_account_id": {
+        "type": "string",
+        "description": "The receiving account of an internal transfer (its long id), or \"\" for a payout to the bank account."
+      },
+      "bank_account_id": {
+        "type": "string",
+        "description": "The settlement bank account an external payout goes to, or \"\"."
+      },
+      "failure_reason": {
+        "type": "string",
+        "description": "Why a payout failed (sandbox: `bank_rejected`), or \"\"."
+      },
+      "create_time": {
+        "type": "string"
+      },
+      "update_time": {
+        "type": "string"
+      },
+      "completed_time": {
+        "type": "string",
+        "description": "\"\" until the payout is COMPLETED (spec 2.6)."
+      }
+    },
+    "required": [
+      "payout_id",
+      "payout_currency",
+      "payout_amount",
+      "statement_descriptor",
+      "payout_status",
+      "internal_note",
+      "payout_account_id",
+      "bank_account_id",
+      "failure_reason",
+      "create_time",
+      "update_time",
+      "completed_time"
+    ],
+    "additionalProperties": false
+  },
   "PingResult": {
     "type": "object",
     "properties": {
@@ -2661,6 +4742,30 @@ export const WIRE_SCHEMAS = {
       "time"
     ],
     "additionalProperties": false
+  },
+  "PinResetView": {
+    "type": "object",
+    "properties": {
+      "card_id": {
+        "type": "string"
+      },
+      "request_status": {
+        "type": "string",
+        "const": "SUCCESS"
+      }
+    },
+    "required": [
+      "card_id",
+      "request_status"
+    ],
+    "additionalProperties": false
+  },
+  "ProductStatus": {
+    "type": "string",
+    "enum": [
+      "ENABLED",
+      "DISABLED"
+    ]
   },
   "ProofDocumentsDto": {
     "type": "object",
@@ -3065,6 +5170,90 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false
   },
+  "RequiredField": {
+    "type": "object",
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string",
+        "enum": [
+          "string",
+          "object"
+        ]
+      },
+      "required": {
+        "type": "boolean"
+      },
+      "description": {
+        "type": "string"
+      },
+      "fields": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/RequiredField"
+        }
+      }
+    },
+    "required": [
+      "name",
+      "type",
+      "required"
+    ],
+    "additionalProperties": false
+  },
+  "ResetPinPayload": {
+    "type": "object",
+    "properties": {
+      "card_id": {
+        "type": "string"
+      },
+      "sealed": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "card_id",
+      "sealed"
+    ],
+    "additionalProperties": false
+  },
+  "ResidentialAddressInput": {
+    "type": "object",
+    "properties": {
+      "country": {
+        "type": "string"
+      },
+      "state": {
+        "type": "string"
+      },
+      "city": {
+        "type": "string"
+      },
+      "district": {
+        "type": "string"
+      },
+      "line1": {
+        "type": "string"
+      },
+      "line2": {
+        "type": "string"
+      },
+      "line_en": {
+        "type": "string"
+      },
+      "postal_code": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "country",
+      "city",
+      "line1"
+    ],
+    "additionalProperties": false
+  },
   "ResolvedAccount": {
     "type": "object",
     "properties": {
@@ -3125,6 +5314,43 @@ export const WIRE_SCHEMAS = {
     },
     "additionalProperties": false,
     "description": "Exactly one of the two (the service says so when both or neither are given)."
+  },
+  "RiskControlsInput": {
+    "type": "object",
+    "properties": {
+      "allow_contactless": {
+        "type": "boolean"
+      },
+      "allow_atm": {
+        "type": "boolean"
+      },
+      "allow_online": {
+        "type": "boolean"
+      },
+      "enable_3ds": {
+        "type": "boolean"
+      }
+    },
+    "additionalProperties": false
+  },
+  "RiskControlsView": {
+    "type": "object",
+    "properties": {
+      "allow_contactless": {
+        "type": "boolean"
+      },
+      "allow_atm": {
+        "type": "boolean"
+      },
+      "allow_online": {
+        "type": "boolean"
+      },
+      "enable_3ds": {
+        "type": "boolean"
+      }
+    },
+    "additionalProperties": false,
+    "description": "Risk controls as a card shows them."
   },
   "RotatedWebhookSecretView": {
     "type": "object",
@@ -3247,6 +5473,44 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false
   },
+  "SealedSecureDetails": {
+    "type": "object",
+    "properties": {
+      "sealed": {
+        "type": "string"
+      },
+      "expire_date": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "sealed",
+      "expire_date"
+    ],
+    "additionalProperties": false,
+    "description": "What issuing answers for `/secure`: the number and CVV sealed for the gateway, which opens them."
+  },
+  "SecureDetailsView": {
+    "type": "object",
+    "properties": {
+      "cvv": {
+        "type": "string"
+      },
+      "expire_date": {
+        "type": "string"
+      },
+      "card_number": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "cvv",
+      "expire_date",
+      "card_number"
+    ],
+    "additionalProperties": false,
+    "description": "What the merchant gets (wire-compat §11.8)."
+  },
   "SettlementView": {
     "type": "object",
     "properties": {
@@ -3320,6 +5584,60 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false,
     "description": "One settled (cleared) capture; items of GET /v2/payment/settlements (an open object for the SDK)."
+  },
+  "SpendingControlInput": {
+    "type": "object",
+    "properties": {
+      "interval": {
+        "$ref": "#/components/schemas/SpendingInterval"
+      },
+      "categories": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "amount": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "interval"
+    ],
+    "additionalProperties": false
+  },
+  "SpendingControlView": {
+    "type": "object",
+    "properties": {
+      "interval": {
+        "$ref": "#/components/schemas/SpendingInterval"
+      },
+      "categories": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "amount": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "interval"
+    ],
+    "additionalProperties": false,
+    "description": "A spending control as a card shows it."
+  },
+  "SpendingInterval": {
+    "type": "string",
+    "enum": [
+      "PER_TRANSACTION",
+      "DAILY",
+      "WEEKLY",
+      "MONTHLY",
+      "YEARLY",
+      "ALL_TIME"
+    ]
   },
   "ThreeDsAction": {
     "type": "string",
@@ -3398,6 +5716,160 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false
   },
+  "UpdateBankAccountPayload": {
+    "type": "object",
+    "properties": {
+      "account_number": {
+        "type": "string",
+        "description": "Spec 8: 5 to 60 characters, only letters and digits (an IBAN is written without spaces)."
+      },
+      "bank_name": {
+        "type": "string"
+      },
+      "swift_code": {
+        "type": "string",
+        "description": "A SWIFT/BIC code: 8 or 11 characters, within the spec's 8 to 11 (ISO 9362 has no 9 or 10)."
+      },
+      "bank_country_code": {
+        "type": "string"
+      },
+      "bank_address": {
+        "type": "string"
+      },
+      "bank_code_type": {
+        "type": "string"
+      },
+      "bank_code_value": {
+        "type": "string"
+      },
+      "bank_branch_code": {
+        "type": "string"
+      },
+      "id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "account_number",
+      "bank_address",
+      "bank_country_code",
+      "bank_name",
+      "id",
+      "swift_code"
+    ],
+    "additionalProperties": false
+  },
+  "UpdateCardholderPayload": {
+    "type": "object",
+    "properties": {
+      "date_of_birth": {
+        "type": "string",
+        "description": "YYYY-MM-DD, age 18 or more (`invalid_date_of_birth`, the service's rule)."
+      },
+      "delivery_address": {
+        "$ref": "#/components/schemas/DeliveryAddressInput"
+      },
+      "residential_address": {
+        "$ref": "#/components/schemas/ResidentialAddressInput"
+      },
+      "document_type": {
+        "type": "string",
+        "description": "pdf, png, jpg or jpeg; anything else is `file_type_not_supported`."
+      },
+      "document": {
+        "type": "string"
+      },
+      "gender": {
+        "type": "string",
+        "enum": [
+          "MALE",
+          "FEMALE",
+          "OTHER"
+        ]
+      },
+      "nationality": {
+        "type": "string"
+      },
+      "identity": {
+        "$ref": "#/components/schemas/IdentityInput"
+      },
+      "kyc_verification": {
+        "$ref": "#/components/schemas/KycVerificationInput"
+      },
+      "email": {
+        "type": "string"
+      },
+      "country_code": {
+        "type": "string"
+      },
+      "phone_number": {
+        "type": "string"
+      },
+      "cardholder_id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "cardholder_id"
+    ],
+    "additionalProperties": false
+  },
+  "UpdateCardPayload": {
+    "type": "object",
+    "properties": {
+      "spending_controls": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/SpendingControlInput"
+        }
+      },
+      "risk_controls": {
+        "$ref": "#/components/schemas/RiskControlsInput"
+      },
+      "metadata": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "card_art_id": {
+        "type": "string"
+      },
+      "card_limit": {
+        "type": "number"
+      },
+      "no_pin_payment_amount": {
+        "type": "number"
+      },
+      "card_id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "card_id"
+    ],
+    "additionalProperties": false
+  },
+  "UpdateCardStatusPayload": {
+    "type": "object",
+    "properties": {
+      "card_status": {
+        "$ref": "#/components/schemas/CardStatusTarget"
+      },
+      "update_reason": {
+        "type": "string",
+        "description": "Spec 8's limit is the service's rule (\"Update reason is too long\"); this only bounds the input."
+      },
+      "card_id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "card_id",
+      "card_status"
+    ],
+    "additionalProperties": false
+  },
   "UpdateIntentPayload": {
     "type": "object",
     "properties": {
@@ -3469,6 +5941,13 @@ export const WIRE_SCHEMAS = {
       "endpoint_id"
     ],
     "additionalProperties": false
+  },
+  "UsageType": {
+    "type": "string",
+    "enum": [
+      "NORMAL",
+      "ONE_TIME"
+    ]
   },
   "VerificationStatus": {
     "type": "string",
@@ -4469,6 +6948,569 @@ export const COMMAND_SHAPES = {
     ],
     "additionalProperties": false
   },
+  "issuing.products.list": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/ListProductsPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PageOfCardProductView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cardholders.create": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/CreateCardholderPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/CardholderWriteView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cardholders.list": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/ListCardholdersPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PageOfCardholderView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cardholders.retrieve": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/CardholderRef"
+      },
+      "result": {
+        "$ref": "#/components/schemas/CardholderView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cardholders.update": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/UpdateCardholderPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/CardholderWriteView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cardholders.delete": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/CardholderRef"
+      },
+      "result": {
+        "$ref": "#/components/schemas/DeletedCardholderView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cards.create": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/CreateCardPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/CardWriteView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cards.list": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/ListCardsPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PageOfCardView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cards.retrieve": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/CardRef"
+      },
+      "result": {
+        "$ref": "#/components/schemas/CardView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cards.update": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/UpdateCardPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/CardWriteView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cards.update_status": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/UpdateCardStatusPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/CardStatusUpdateView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cards.activate": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/ActivateCardPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/ActivationView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cards.assign": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/AssignCardPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/CardWriteView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cards.reset_pin": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/ResetPinPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PinResetView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cards.elevate_limit": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/ElevateLimitPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/CardOrderView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cards.network_protection.enrol": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/CardRef"
+      },
+      "result": {
+        "$ref": "#/components/schemas/CardView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cards.network_protection.remove": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/CardRef"
+      },
+      "result": {
+        "$ref": "#/components/schemas/CardView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cards.bulk_create": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/BulkCreateCardsPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/BulkCreateView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cards.secure": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/CardRef"
+      },
+      "result": {
+        "$ref": "#/components/schemas/SealedSecureDetails"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cards.pan_token": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/CardRef"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PanTokenView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cards.recharge": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/CardAmountPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/CardOrderView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.cards.withdraw": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/CardAmountPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/CardOrderView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.card_orders.retrieve": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/CardOrderRef"
+      },
+      "result": {
+        "$ref": "#/components/schemas/CardOrderView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.card_arts.list": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/ListCardArtsPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PageOfCardArtView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.card_arts.set_default": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/CardArtRef"
+      },
+      "result": {
+        "$ref": "#/components/schemas/CardArtView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "payouts.bank_accounts.create": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/CreateBankAccountPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/BankAccountView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "payouts.bank_accounts.update": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/UpdateBankAccountPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/BankAccountView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "payouts.bank_accounts.list": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/ListBankAccountsPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PageOfBankAccountView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "payouts.bank_accounts.retrieve": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/BankAccountIdPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/BankAccountView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "payouts.payouts.create": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/CreatePayoutPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PayoutView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "payouts.payouts.list": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/ListPayoutsPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PageOfPayoutView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "payouts.payouts.retrieve": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/PayoutIdPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PayoutView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "payouts.balances.list": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/ListBalancesPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PageOfBalanceView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "payouts.balances.retrieve": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/BalanceCurrencyPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/BalanceView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "payouts.ledger.verify": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "type": "object",
+        "additionalProperties": {
+          "not": {}
+        }
+      },
+      "result": {
+        "$ref": "#/components/schemas/LedgerAuditReport"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
   "webhooks.endpoints.create": {
     "type": "object",
     "properties": {
@@ -5047,6 +8089,363 @@ export const EVENT_SHAPES = {
       },
       "data": {
         "$ref": "#/components/schemas/SettlementView"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "card.create.succeeded": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardEventData"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "card.create.failed": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardEventData"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "card.update.succeeded": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardEventData"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "card.update.failed": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardEventData"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "card.recharge.succeeded": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardOrderEventData"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "card.recharge.failed": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardOrderEventData"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "card.withdraw.succeeded": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardOrderEventData"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "card.withdraw.failed": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardOrderEventData"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "card.status.update.succeeded": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardStatusEventData"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "card.status.update.failed": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardStatusEventData"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "card.elevate_limit.succeeded": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardOrderEventData"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "card.elevate_limit.failed": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardOrderEventData"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "card.risk_control.network_protection.enrolled": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/NetworkProtectionEventData"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "card.risk_control.network_protection.removed": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/NetworkProtectionEventData"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "cardholder.kyc.status_changed": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardholderEventData"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "cardholder.updated": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardholderEventData"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "acquiring.payout.created": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "PAYOUT"
+      },
+      "data": {
+        "$ref": "#/components/schemas/PayoutView"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "payout.processing": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "PAYOUT"
+      },
+      "data": {
+        "$ref": "#/components/schemas/PayoutView"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "payout.completed": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "PAYOUT"
+      },
+      "data": {
+        "$ref": "#/components/schemas/PayoutView"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "payout.failed": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "PAYOUT"
+      },
+      "data": {
+        "$ref": "#/components/schemas/PayoutView"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "payout.failed_refunded": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "PAYOUT"
+      },
+      "data": {
+        "$ref": "#/components/schemas/PayoutView"
       }
     },
     "required": [

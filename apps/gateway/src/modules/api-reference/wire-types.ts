@@ -1,4 +1,4 @@
-import type { CommandEnvelope, CommandReply, DomainEvent } from '@paygrid/contracts';
+import type { CommandEnvelope, CommandReply, DomainEvent, SecureDetailsView } from '@paygrid/contracts';
 import type { EnvelopeA, EnvelopeB } from '@paygrid/platform';
 import type { IssuedToken } from '../auth/token.service';
 import type { EchoView } from '../diagnostics/diagnostics.controller';
@@ -23,5 +23,6 @@ export interface WireTypes {
   gateway: {
     token: IssuedToken;
     echo: EchoView;
+    secureDetails: SecureDetailsView;
   };
 }
