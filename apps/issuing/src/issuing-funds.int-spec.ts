@@ -107,7 +107,7 @@ describe('issuing funds', () => {
     expect(refusalOf(await send(IssuingFundsCommand.simulateDeposit, { ...body, amount: 1.005 }, account)).status).toBe(400);
   });
 
-  it('moves a transfer master → sub-account: reserved at once, then completed in one entry, each status announced once', async () => {
+  it('moves a transfer master → sub-account: reserved on the source, then completed in one entry, each status announced once', async () => {
     const account = await newSubAccount();
     const created = resultOf(
       await send(IssuingFundsCommand.createTransfer, { source_account_id: master.account_id, destination_account_id: account.account_id, currency: 'USD', amount: 123.45, remark: 'float' }, master),
@@ -120,12 +120,17 @@ describe('issuing funds', () => {
     expect(resultOf(await send(IssuingFundsCommand.retrieveTransfer, { transfer_id: created.transfer_id }, account)).transfer_status).toBe('COMPLETED');
     const incoming = resultOf(await send(IssuingFundsCommand.listBalanceTransactions, { ...page, transaction_type: 'TRANSFER_IN' }, account));
     expect(incoming.data.map((row) => [row.amount, row.ending_balance])).toEqual([[123.45, 123.45]]);
-    const settle = await issuing.dataSource.query(
-      `SELECT a.owner_id, a.bucket, p.amount::text FROM ledger_entries e JOIN ledger_postings p ON p.entry_id = e.id JOIN ledger_accounts a ON a.id = p.ledger_account_id
-        WHERE e.reference = $1 ORDER BY p.line`,
-      [`issuing_transfer:${created.transfer_id}:settle`],
-    );
-    expect(settle).toEqual([
+    const entryLines = (reference: string) =>
+      issuing.dataSource.query(
+        `SELECT a.owner_id, a.bucket, p.amount::text FROM ledger_entries e JOIN ledger_postings p ON p.entry_id = e.id JOIN ledger_accounts a ON a.id = p.ledger_account_id
+          WHERE e.reference = $1 ORDER BY p.line`,
+        [reference],
+      );
+    expect(await entryLines(`issuing_transfer:${created.transfer_id}:reserve`)).toEqual([
+      { owner_id: master.account_id, bucket: 'available', amount: '-12345' },
+      { owner_id: master.account_id, bucket: 'transfer_in_flight', amount: '12345' },
+    ]);
+    expect(await entryLines(`issuing_transfer:${created.transfer_id}:settle`)).toEqual([
       { owner_id: master.account_id, bucket: 'transfer_in_flight', amount: '-12345' },
       { owner_id: account.account_id, bucket: 'available', amount: '12345' },
     ]);
@@ -230,6 +235,17 @@ describe('issuing funds', () => {
     expect(event.data).toMatchObject({ report_id: settlement.report_id, report_type: 'SETTLEMENT', report_status: 'SUCCEEDED', row_count: 2 });
 
     expect(refusalOf(await send(IssuingFundsCommand.downloadReport, { report_id: settlement.report_id }, master)).body).toMatchObject({ code: 'resource_not_found' });
+    // A report its job has not produced yet (a row no job was scheduled for): not ready, not an empty file.
+    const waiting = uuidV4();
+    await issuing.dataSource.query(
+      `INSERT INTO issuing_reports (report_id, account_id, master_account_id, report_type, report_status, range_start, range_end)
+       VALUES ($1, $2, $3, 'SETTLEMENT', 'PENDING', $4, $5)`,
+      [waiting, account.account_id, master.account_id, from, to],
+    );
+    expect(refusalOf(await send(IssuingFundsCommand.downloadReport, { report_id: waiting }, account))).toMatchObject({
+      status: 400,
+      body: { type: 'invalid_request_error', code: 'report_not_ready' },
+    });
     const backwards = refusalOf(await send(IssuingFundsCommand.createReport, { report_type: 'SETTLEMENT', start_time: to, end_time: from }, account));
     expect(backwards).toMatchObject({ status: 400, body: { type: 'invalid_request_error' } });
     expect(String(backwards.body.message)).toContain('end_time must be after start_time');
