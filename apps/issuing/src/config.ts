@@ -65,6 +65,11 @@ export const configSchema = {
     min: 0,
     max: 600_000,
   }),
+  ISSUING_TRANSFER_DELAY_MS: env.int('how long an accepted issuing transfer stays PENDING before the job completes it', {
+    default: 1000,
+    min: 0,
+    max: 600_000,
+  }),
   PAN_TOKEN_TTL_SECONDS: env.int('lifetime of a PAN token', { default: 60, min: 10, max: 3600 }),
   JOBS_PREFIX: env.string('BullMQ key prefix of the issuing job queue in Redis', { default: 'paygrid-issuing' }),
   JOBS_RECONCILE_INTERVAL_MS: env.int('how often due work recorded in Postgres is (re-)enqueued to BullMQ', {

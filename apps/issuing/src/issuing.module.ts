@@ -4,9 +4,14 @@ import { commandControllerFor, PlatformModule } from '@paygrid/platform';
 import { mapIssuingError } from './common/issuing-errors';
 import { assertProductionKeys, configSchema, ISSUING_CONFIG, IssuingConfig } from './config';
 import { IssuingTables1760000000000 } from './migrations/1760000000000-issuing';
+import { IssuingFunds1760000000100 } from './migrations/1760000000100-issuing-funds';
+import { BalancesApiModule } from './modules/balances/balances-api.module';
 import { CardModule } from './modules/cards/card.module';
 import { CardholderModule } from './modules/cardholders/cardholder.module';
 import { CatalogueModule } from './modules/catalogue/catalogue.module';
+import { ReportsModule } from './modules/reports/reports.module';
+import { SimulationModule } from './modules/simulation/simulation.module';
+import { TransfersModule } from './modules/transfers/transfers.module';
 
 /**
  * The issuing service (docs/issuing.md): card products, cardholders and their KYC, cards and card orders, the
@@ -15,7 +20,7 @@ import { CatalogueModule } from './modules/catalogue/catalogue.module';
 /** The BullMQ queue of issuing's durable jobs (KYC reviews, card orders). Stored in Redis: never rename it. */
 export const ISSUING_JOB_QUEUE = 'issuing-jobs';
 
-export const ISSUING_MIGRATIONS = [IssuingTables1760000000000, createLedgerTablesMigration(1760000000001)];
+export const ISSUING_MIGRATIONS = [IssuingTables1760000000000, createLedgerTablesMigration(1760000000001), IssuingFunds1760000000100];
 
 @Global()
 @Module({})
@@ -49,6 +54,10 @@ export class IssuingModule {
         CatalogueModule,
         CardholderModule,
         CardModule,
+        BalancesApiModule,
+        TransfersModule,
+        SimulationModule,
+        ReportsModule,
       ],
       controllers: [commandControllerFor('issuing', config)],
     };

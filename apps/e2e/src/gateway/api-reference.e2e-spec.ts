@@ -262,6 +262,7 @@ describe('API and bus references against the running stack', () => {
       await call('POST', '/v1/webhooks/endpoints/{id}/replay', { params: endpointId, body: { since: new Date(Date.now() - 60_000).toISOString() } });
       await call('POST', '/v1/webhooks/endpoints/{id}/delete', { params: endpointId });
       await walkIssuing();
+      await walkIssuingFunds();
     } finally {
       await receiver.close();
     }
@@ -324,6 +325,28 @@ describe('API and bus references against the running stack', () => {
 
     const spare = await call<{ cardholder_id: string }>('POST', '/v1/issuing/cardholders', { body: cardholderBody() });
     await call('POST', '/v1/issuing/cardholders/{id}/delete', { params: { id: spare.body.cardholder_id } });
+  }
+
+  /** The issuing money routes (docs/issuing.md, "Balances, transfers and reports"). */
+  async function walkIssuingFunds(): Promise<void> {
+    const started = new Date(Date.now() - 60_000).toISOString();
+    await call('GET', '/v1/issuing/balances', { query: { page_size: '10' } });
+    await call('POST', '/v1/issuing/balances', { body: { currency: 'USD' } });
+    await call('POST', '/v1/issuing/balances', { body: { currency: 'EUR' } }, 400);
+    await call('POST', '/v1/simulation/deposit', { body: { amount: 25, currency: 'USD', sender_swift_code: 'DBSSSGSG' } });
+    await call('GET', '/v1/issuing/balances/transactions', { query: { transaction_type: 'DEPOSIT', currency: 'USD' } });
+    const transfer = await call<{ transfer_id: string }>('POST', '/v1/issuing/transfers', {
+      body: { source_account_id: SANDBOX.master.accountId, destination_account_id: SANDBOX.sub1.accountId, currency: 'USD', amount: 5 },
+    });
+    await call('GET', '/v1/issuing/transfers/{id}', { params: { id: transfer.body.transfer_id } });
+    await call('GET', '/v1/issuing/transfers', { query: { transfer_status: 'PENDING' } });
+    const report = await call<{ report_id: string }>('POST', '/v1/issuing/reports', {
+      body: { report_type: 'SETTLEMENT', start_time: started, end_time: new Date(Date.now() + 60_000).toISOString() },
+    });
+    await waitFor(async () => ((await api('GET', `/v1/issuing/reports/${report.body.report_id}`, { token })).status === 200 ? true : undefined), {
+      what: 'the reference report',
+    });
+    await call('GET', '/v1/issuing/reports/{id}', { params: { id: report.body.report_id } });
   }
 
   it('keeps a reference UI beside the documents', async () => {

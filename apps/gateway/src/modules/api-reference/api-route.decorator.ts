@@ -34,6 +34,7 @@ export type RouteDoc = RouteDocBase &
     | { /** The command whose result the route answers. */ result: CommandType }
     | { /** A named wire schema the gateway answers itself. */ response: WireSchemaName }
     | { /** An HTML page. */ html: true }
+    | { /** A file sent as it is (a report download). */ file: 'text/csv' }
   );
 
 const REPLAYED_HEADER_DOC = {
@@ -69,7 +70,7 @@ function successSchemaOf(doc: RouteDoc): JsonSchema {
 }
 
 function successResponse(doc: RouteDoc) {
-  const mediaType = 'html' in doc ? 'text/html' : 'application/json';
+  const mediaType = 'html' in doc ? 'text/html' : 'file' in doc ? doc.file : 'application/json';
   const example = doc.responseExample === undefined ? {} : { example: doc.responseExample };
   return {
     description: doc.kind === 'command' ? 'Done; a repeat with the same x-idempotency-key replays this answer.' : 'Done.',

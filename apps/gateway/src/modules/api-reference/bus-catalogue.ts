@@ -27,6 +27,25 @@ import {
   ElevateLimitPayload,
   IssuingCommand,
   IssuingEvents,
+  CreateIssuingReportPayload,
+  CreateIssuingTransferPayload,
+  IssuingBalanceTransactionView,
+  IssuingBalanceView,
+  IssuingFundsCommand,
+  IssuingFundsEvents,
+  IssuingReportCreatedView,
+  IssuingReportFile,
+  IssuingReportRef,
+  IssuingReportView,
+  IssuingTransferCreatedView,
+  IssuingTransferRef,
+  IssuingTransferView,
+  ListBalanceTransactionsPayload,
+  ListIssuingBalancesPayload,
+  ListIssuingTransfersPayload,
+  RetrieveIssuingBalancePayload,
+  SimulatedDepositView,
+  SimulateDepositPayload,
   ListCardArtsPayload,
   ListCardholdersPayload,
   ListCardsPayload,
@@ -194,6 +213,15 @@ export interface BusCommandShapes {
   'issuing.card_orders.retrieve': { payload: CardOrderRef; result: CardOrderView };
   'issuing.card_arts.list': { payload: ListCardArtsPayload; result: Page<CardArtView> };
   'issuing.card_arts.set_default': { payload: CardArtRef; result: CardArtView };
+  'issuing.balances.list': { payload: ListIssuingBalancesPayload; result: Page<IssuingBalanceView> };
+  'issuing.balances.retrieve': { payload: RetrieveIssuingBalancePayload; result: IssuingBalanceView };
+  'issuing.balances.transactions': { payload: ListBalanceTransactionsPayload; result: Page<IssuingBalanceTransactionView> };
+  'issuing.simulation.deposit': { payload: SimulateDepositPayload; result: SimulatedDepositView };
+  'issuing.transfers.create': { payload: CreateIssuingTransferPayload; result: IssuingTransferCreatedView };
+  'issuing.transfers.retrieve': { payload: IssuingTransferRef; result: IssuingTransferView };
+  'issuing.transfers.list': { payload: ListIssuingTransfersPayload; result: Page<IssuingTransferView> };
+  'issuing.reports.create': { payload: CreateIssuingReportPayload; result: IssuingReportCreatedView };
+  'issuing.reports.download': { payload: IssuingReportRef; result: IssuingReportFile };
   'payouts.bank_accounts.create': { payload: CreateBankAccountPayload; result: BankAccountView };
   'payouts.bank_accounts.update': { payload: UpdateBankAccountPayload; result: BankAccountView };
   'payouts.bank_accounts.list': { payload: ListBankAccountsPayload; result: Page<BankAccountView> };
@@ -261,6 +289,8 @@ export interface BusEventShapes {
   'card.risk_control.network_protection.removed': { category: 'ISSUING'; data: NetworkProtectionEventData };
   'cardholder.kyc.status_changed': { category: 'ISSUING'; data: CardholderEventData };
   'cardholder.updated': { category: 'ISSUING'; data: CardholderEventData };
+  'issuing.transfer.status_changed': { category: 'ISSUING'; data: IssuingTransferView };
+  'issuing.report.succeeded': { category: 'ISSUING'; data: IssuingReportView };
   'acquiring.payout.created': { category: 'PAYOUT'; data: PayoutView };
   'payout.processing': { category: 'PAYOUT'; data: PayoutView };
   'payout.completed': { category: 'PAYOUT'; data: PayoutView };
@@ -278,7 +308,7 @@ const FAMILIES = {
   accounts: { commands: [AccountCommand, CredentialCommand], events: AccountEvents },
   acquiring: { commands: [AcquiringCommand], events: AcquiringEvents },
   payouts: { commands: [PayoutCommand], events: PayoutEvents },
-  issuing: { commands: [IssuingCommand], events: IssuingEvents },
+  issuing: { commands: [IssuingCommand, IssuingFundsCommand], events: { ...IssuingEvents, ...IssuingFundsEvents } },
   webhooks: { commands: [WebhookCommand], events: WebhookEvents },
 } as const satisfies Record<CommandFamily, { commands: readonly object[]; events: object }>;
 

@@ -1,8 +1,9 @@
 import { Provider, Type } from '@nestjs/common';
 import { IssuingController } from './issuing.controller';
+import { IssuingFundsController } from './issuing-funds.controller';
 import { IssuingSecretsSealer } from './issuing-secrets';
 import { SensitiveCardRateLimit } from './sensitive-card.rate-limit';
 
 /** The issuing routes of the gateway, registered by gateway.module.ts. */
-export const issuingControllers: Type<unknown>[] = [IssuingController];
+export const issuingControllers: Type<unknown>[] = [IssuingController, IssuingFundsController];
 export const issuingProviders: Provider[] = [IssuingSecretsSealer, SensitiveCardRateLimit];

@@ -15,6 +15,7 @@ import { Executor, rowsOf } from '@paygrid/platform';
  * | account | sandbox_funding    | counterpart of sandbox funding (may go negative: outside money)   |
  * | card    | available          | the card's available balance                                       |
  * | card    | withdraw_in_flight | withdrawals accepted, not yet back on the issuing balance          |
+ * | account | transfer_in_flight | transfers accepted from this account, not yet on the destination   |
  *
  * Every guarded bucket refuses to go below zero, even under concurrency (the ledger's conditional upsert), so
  * two racing withdrawals can never overdraw a card.
@@ -24,9 +25,19 @@ export const Buckets = {
   rechargeInFlight: 'recharge_in_flight',
   withdrawInFlight: 'withdraw_in_flight',
   sandboxFunding: 'sandbox_funding',
+  transferInFlight: 'transfer_in_flight',
 } as const;
 
 export const issuingLedger = new Ledger({ negativeBuckets: [Buckets.sandboxFunding] });
+
+/** A transfer between two issuing balances (docs/issuing.md, "Transfers"). */
+export interface TransferMovement {
+  transferId: string;
+  sourceAccountId: string;
+  destinationAccountId: string;
+  currency: string;
+  amountMinor: bigint;
+}
 
 export interface OrderMovement {
   orderId: string;
@@ -50,6 +61,31 @@ export class IssuingBalances {
         { ownerId: accountId, currency, bucket: Buckets.sandboxFunding, amountMinor: -amountMinor },
       ],
     });
+  }
+
+  /** A simulated deposit (sandbox): outside money onto the account's issuing balance, once per deposit. */
+  deposit(executor: Executor, deposit: { depositId: string; accountId: string; currency: string; amountMinor: bigint }) {
+    return issuingLedger.post(executor, {
+      reference: `issuing_deposit:${deposit.depositId}`,
+      kind: 'issuing.deposit.simulated',
+      metadata: { deposit_id: deposit.depositId },
+      postings: [
+        { ownerId: deposit.accountId, currency: deposit.currency, bucket: Buckets.available, amountMinor: deposit.amountMinor },
+        { ownerId: deposit.accountId, currency: deposit.currency, bucket: Buckets.sandboxFunding, amountMinor: -deposit.amountMinor },
+      ],
+    });
+  }
+
+  /** Transfer accepted: the source's issuing balance pays into its in-flight bucket (refused if it cannot). */
+  reserveTransfer(executor: Executor, move: TransferMovement) {
+    return this.transferStep(executor, move, 'reserve', [move.sourceAccountId, Buckets.available], [move.sourceAccountId, Buckets.transferInFlight]);
+  }
+  /** Transfer completed: one entry takes it from the source's in-flight bucket onto the destination's balance. */
+  settleTransfer(executor: Executor, move: TransferMovement) {
+    return this.transferStep(executor, move, 'settle', [move.sourceAccountId, Buckets.transferInFlight], [move.destinationAccountId, Buckets.available]);
+  }
+  releaseTransfer(executor: Executor, move: TransferMovement) {
+    return this.transferStep(executor, move, 'release', [move.sourceAccountId, Buckets.transferInFlight], [move.sourceAccountId, Buckets.available]);
   }
 
   /** Recharge accepted: the issuing balance pays into the in-flight bucket (refused if it cannot). */
@@ -104,6 +140,24 @@ export class IssuingBalances {
       await executor.query(`SELECT owner_id, balance FROM ledger_accounts WHERE owner_id = ANY($1) AND bucket = $2`, [cardIds, Buckets.available]),
     );
     return new Map(rows.map((row) => [row.owner_id, BigInt(row.balance)]));
+  }
+
+  private transferStep(
+    executor: Executor,
+    move: TransferMovement,
+    step: 'reserve' | 'settle' | 'release',
+    [fromOwner, fromBucket]: [string, string],
+    [toOwner, toBucket]: [string, string],
+  ) {
+    return issuingLedger.post(executor, {
+      reference: `issuing_transfer:${move.transferId}:${step}`,
+      kind: `issuing.transfer.${step === 'reserve' ? 'reserved' : step === 'settle' ? 'settled' : 'released'}`,
+      metadata: { transfer_id: move.transferId },
+      postings: [
+        { ownerId: fromOwner, currency: move.currency, bucket: fromBucket, amountMinor: -move.amountMinor },
+        { ownerId: toOwner, currency: move.currency, bucket: toBucket, amountMinor: move.amountMinor },
+      ],
+    });
   }
 
   private move(
