@@ -42,12 +42,15 @@ export const ISSUING_E2E_ENV = {
   CARD_ORDER_DELAY_MS: '150',
 };
 
-/** Payouts at test speed: the sandbox bank rail moves a payout on every few hundred milliseconds. */
+/**
+ * Payouts at test speed: the sandbox bank rail moves a payout on every few hundred milliseconds, and a
+ * step whose worker was SIGKILLed reruns after a 2 s lease instead of a minute (the fault test).
+ */
 export const PAYOUTS_E2E_ENV = {
   PAYOUT_PROCESSING_DELAY_MS: '300',
   PAYOUT_SETTLE_DELAY_MS: '300',
   PAYOUT_REFUND_DELAY_MS: '300',
-  PAYOUT_RAIL_POLL_MS: '100',
+  JOBS_LEASE_MS: '2000',
 };
 
 export function e2eSettings(infrastructure: {
