@@ -7,6 +7,7 @@ import { IssuingTables1760000000000 } from './migrations/1760000000000-issuing';
 import { CardModule } from './modules/cards/card.module';
 import { CardholderModule } from './modules/cardholders/cardholder.module';
 import { CatalogueModule } from './modules/catalogue/catalogue.module';
+import { IssuingLedgerAuditModule } from './modules/ledger-audit/issuing-ledger-audit.module';
 
 /**
  * The issuing service (docs/issuing.md): card products, cardholders and their KYC, cards and card orders, the
@@ -49,6 +50,7 @@ export class IssuingModule {
         CatalogueModule,
         CardholderModule,
         CardModule,
+        IssuingLedgerAuditModule,
       ],
       controllers: [commandControllerFor('issuing', config)],
     };
