@@ -1,4 +1,13 @@
-import { AcquiringCommand, CommandDefinition, LedgerAuditReport, PayloadOf, PayoutCommand, ResultOf } from '@paygrid/contracts';
+import {
+  AcquiringCommand,
+  CommandDefinition,
+  IssuingLedgerAuditCommand,
+  IssuingLedgerAuditReport,
+  LedgerAuditReport,
+  PayloadOf,
+  PayoutCommand,
+  ResultOf,
+} from '@paygrid/contracts';
 import { ConnectedBus, EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCli } from '../cli';
 
 const ACCOUNT = '5a0d0b0c-0000-4000-8000-000000000002';
@@ -13,6 +22,7 @@ const cleanReport: LedgerAuditReport = {
 
 interface World {
   report: LedgerAuditReport;
+  issuing: IssuingLedgerAuditReport;
   balance: { available_balance: string; pending_balance: string };
   settlements: { currency: string; amount_minor: string }[];
 }
@@ -21,11 +31,13 @@ function harness(world: World) {
   const out: string[] = [];
   const err: string[] = [];
   const actors: unknown[] = [];
+  const checked: string[] = [];
   const bus: ConnectedBus = {
     async execute<C extends CommandDefinition>(definition: C, payload: PayloadOf<C>, options: { actor?: unknown } = {}): Promise<ResultOf<C>> {
       const type = definition.type;
       type R = ResultOf<C>;
       if (type === PayoutCommand.verifyLedger.type) return world.report as R;
+      if (type === IssuingLedgerAuditCommand.verifyLedger.type) return world.issuing as R;
       actors.push(options.actor);
       if (type === PayoutCommand.retrieveBalance.type) return { currency: (payload as { currency: string }).currency, ...world.balance } as R;
       if (type === AcquiringCommand.listSettlements.type) {
@@ -35,15 +47,18 @@ function harness(world: World) {
       }
       throw new Error(`unexpected ${type}`);
     },
-    ready: async () => undefined,
+    ready: async (family) => {
+      checked.push(family);
+    },
     close: async () => undefined,
   };
   const io = { connect: async () => bus, out: (line: string) => out.push(line), err: (line: string) => err.push(line) };
-  return { io, out, err, actors };
+  return { io, out, err, actors, checked };
 }
 
 const agreeing = (): World => ({
   report: cleanReport,
+  issuing: { discrepancies: [], ledger_accounts: 7, entries: 12 },
   balance: { available_balance: '15.00', pending_balance: '2.50' },
   settlements: [
     { currency: 'USD', amount_minor: '1200' },
@@ -52,11 +67,23 @@ const agreeing = (): World => ({
 });
 
 describe('paygrid ledger verify', () => {
-  it('passes when the postings, the API and acquiring agree, reading as each account', async () => {
-    const { io, out, actors } = harness(agreeing());
+  it('passes when the postings, the API, acquiring and the issuing ledger agree, reading as each account', async () => {
+    const { io, out, actors, checked } = harness(agreeing());
     expect(await runCli(['ledger', 'verify'], io)).toBe(EXIT_OK);
-    expect(out.at(-1)).toBe("ledger verify: OK (1 account(s): postings, API balances and acquiring's settlements agree)");
+    expect(out.at(-1)).toBe(
+      "ledger verify: OK (1 account(s): postings, API balances and acquiring's settlements agree; issuing ledger: 7 ledger account(s), 12 entries, clean)",
+    );
     expect(actors).toContainEqual(expect.objectContaining({ account_id: ACCOUNT, master_account_id: MASTER }));
+    expect(checked).toEqual(['payouts', 'acquiring', 'issuing']);
+  });
+
+  it('fails on a discrepancy inside the issuing ledger, saying which ledger', async () => {
+    const world = agreeing();
+    world.issuing = { ...world.issuing, discrepancies: ['card order 42 (CARD_RECHARGE, SUCCESS) has no settle entry'] };
+    const { io, out, err } = harness(world);
+    expect(await runCli(['ledger', 'verify'], io)).toBe(EXIT_FAILED);
+    expect(out).toEqual(['DIFFERENCE issuing ledger: card order 42 (CARD_RECHARGE, SUCCESS) has no settle entry']);
+    expect(err).toEqual(['error: ledger verify found 1 difference(s) across 1 account(s)']);
   });
 
   it('fails on a discrepancy inside the ledger', async () => {

@@ -1,17 +1,19 @@
-import { AcquiringCommand, Actor, LedgerAuditAccount, PayoutCommand } from '@paygrid/contracts';
+import { AcquiringCommand, Actor, IssuingLedgerAuditCommand, LedgerAuditAccount, PayoutCommand } from '@paygrid/contracts';
 import { formatAmount } from '@paygrid/money';
 import { stringOption } from './options';
 import { CliBus, CliContext, CliFailure, CliUsageError, CommandGroup, Subcommand } from './registry';
 
 /**
- * `paygrid ledger verify`: the payouts ledger checked by code (issue 9). Three comparisons, and any
+ * `paygrid ledger verify`: the platform's two ledgers checked by code (issue 9). Four checks, and any
  * difference exits 1:
  * 1. the ledger's own audit (payouts.ledger.verify): every balance recomputed from the postings, entries
  *    balanced, nothing guarded negative, payout statuses agreeing with the payout buckets;
  * 2. what the API shows: each account's balance as GET /v2/payment/balances/{currency} answers it (read
  *    as that account, through the same command) against the balance recomputed from the postings;
  * 3. acquiring's settled totals: the settlements acquiring lists for each account (count and gross per
- *    currency) against the settlements the ledger applied.
+ *    currency) against the settlements the ledger applied;
+ * 4. the issuing ledger's own audit (issuing.ledger.verify): the same library checks in the issuing
+ *    database, money in flight against the open card orders, each order's entries against its status.
  * Acquiring keeps settling while this runs; `--settle-wait <ms>` re-runs the whole comparison until it
  * agrees or the time is up, so events still in flight are not reported as differences.
  */
@@ -21,6 +23,8 @@ const listSettlements = AcquiringCommand.listSettlements;
 
 export interface LedgerVerification {
   accounts: number;
+  /** What the issuing ledger's audit covered. */
+  issuing: { ledgerAccounts: number; entries: number };
   differences: string[];
 }
 
@@ -34,7 +38,9 @@ export async function verifyLedger(bus: CliBus): Promise<LedgerVerification> {
     for (const recomputed of currencies) differences.push(...(await apiDifferences(bus, actor, recomputed)));
     differences.push(...(await settlementDifferences(bus, actor, currencies)));
   }
-  return { accounts: byAccount.size, differences };
+  const issuing = await bus.execute(IssuingLedgerAuditCommand.verifyLedger, {});
+  differences.push(...issuing.discrepancies.map((discrepancy) => `issuing ledger: ${discrepancy}`));
+  return { accounts: byAccount.size, issuing: { ledgerAccounts: issuing.ledger_accounts, entries: issuing.entries }, differences };
 }
 
 async function apiDifferences(bus: CliBus, actor: Actor, recomputed: LedgerAuditAccount): Promise<string[]> {
@@ -86,8 +92,9 @@ function operatorActing(accountId: string, masterAccountId: string): Actor {
 const verify: Subcommand = {
   name: 'verify',
   usage: '[--settle-wait <ms>]',
-  summary: 'recompute every balance from the postings; compare with the API and with acquiring (exit 1 on any difference)',
+  summary: 'recompute every balance of the payouts and issuing ledgers from the postings; compare with the API and acquiring (exit 1 on any difference)',
   family: 'payouts',
+  alsoNeeds: ['acquiring', 'issuing'],
   positionals: { min: 0, max: 0 },
   options: { 'settle-wait': { type: 'string' } },
   async run(context: CliContext, args) {
@@ -102,7 +109,10 @@ const verify: Subcommand = {
       result.differences.forEach((difference) => context.out(`DIFFERENCE ${difference}`));
       throw new CliFailure(`ledger verify found ${result.differences.length} difference(s) across ${result.accounts} account(s)`);
     }
-    context.out(`ledger verify: OK (${result.accounts} account(s): postings, API balances and acquiring's settlements agree)`);
+    context.out(
+      `ledger verify: OK (${result.accounts} account(s): postings, API balances and acquiring's settlements agree; ` +
+        `issuing ledger: ${result.issuing.ledgerAccounts} ledger account(s), ${result.issuing.entries} entries, clean)`,
+    );
   },
 };
 
@@ -115,6 +125,6 @@ function settleWaitOption(raw: string | undefined): number {
 
 export const ledgerCommands: CommandGroup = {
   name: 'ledger',
-  summary: 'the payouts ledger: audit balances against their postings, the API and acquiring',
+  summary: 'the payouts and issuing ledgers: audit balances against their postings, the API and acquiring',
   subcommands: [verify],
 };
