@@ -1,5 +1,5 @@
 import {
-  AcquiringCommand,
+  AcquiringAuditCommand,
   CommandDefinition,
   IssuingLedgerAuditCommand,
   IssuingLedgerAuditReport,
@@ -7,6 +7,7 @@ import {
   PayloadOf,
   PayoutCommand,
   ResultOf,
+  SettledTotal,
 } from '@paygrid/contracts';
 import { ConnectedBus, EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCli } from '../cli';
 
@@ -24,7 +25,7 @@ interface World {
   report: LedgerAuditReport;
   issuing: IssuingLedgerAuditReport;
   balance: { available_balance: string; pending_balance: string };
-  settlements: { currency: string; amount_minor: string }[];
+  settled: SettledTotal[];
 }
 
 function harness(world: World) {
@@ -38,13 +39,9 @@ function harness(world: World) {
       type R = ResultOf<C>;
       if (type === PayoutCommand.verifyLedger.type) return world.report as R;
       if (type === IssuingLedgerAuditCommand.verifyLedger.type) return world.issuing as R;
+      if (type === AcquiringAuditCommand.settledTotals.type) return { totals: world.settled } as R;
       actors.push(options.actor);
       if (type === PayoutCommand.retrieveBalance.type) return { currency: (payload as { currency: string }).currency, ...world.balance } as R;
-      if (type === AcquiringCommand.listSettlements.type) {
-        const page = (payload as { page_number: number }).page_number;
-        const data = world.settlements.slice((page - 1) * 100, page * 100);
-        return { total_pages: Math.max(1, Math.ceil(world.settlements.length / 100)), total_items: world.settlements.length, data } as R;
-      }
       throw new Error(`unexpected ${type}`);
     },
     ready: async (family) => {
@@ -60,10 +57,7 @@ const agreeing = (): World => ({
   report: cleanReport,
   issuing: { discrepancies: [], ledger_accounts: 7, entries: 12 },
   balance: { available_balance: '15.00', pending_balance: '2.50' },
-  settlements: [
-    { currency: 'USD', amount_minor: '1200' },
-    { currency: 'USD', amount_minor: '800' },
-  ],
+  settled: [{ account_id: ACCOUNT, currency: 'USD', settlement_count: 2, gross_minor: '2000' }],
 });
 
 describe('paygrid ledger verify', () => {
@@ -103,12 +97,21 @@ describe('paygrid ledger verify', () => {
     expect(out).toEqual([`DIFFERENCE ${ACCOUNT}/USD: the API shows available_balance 15.01, the postings sum to 15.00`]);
   });
 
-  it("fails when acquiring's settled totals differ from what the ledger applied, across pages", async () => {
+  it("fails when acquiring's settled totals differ from what the ledger applied", async () => {
     const world = agreeing();
-    world.settlements = Array.from({ length: 150 }, () => ({ currency: 'USD', amount_minor: '10' }));
+    world.settled = [{ account_id: ACCOUNT, currency: 'USD', settlement_count: 150, gross_minor: '1500' }];
     const { io, out } = harness(world);
     expect(await runCli(['ledger', 'verify'], io)).toBe(EXIT_FAILED);
     expect(out).toEqual([`DIFFERENCE ${ACCOUNT}/USD: acquiring settled 150 payments for 15.00, the ledger applied 2 for 20.00`]);
+  });
+
+  it('fails on settlements of an account the ledger never saw', async () => {
+    const world = agreeing();
+    const unseen = '5a0d0b0c-0000-4000-8000-000000000009';
+    world.settled = [...world.settled, { account_id: unseen, currency: 'EUR', settlement_count: 1, gross_minor: '499' }];
+    const { io, out } = harness(world);
+    expect(await runCli(['ledger', 'verify'], io)).toBe(EXIT_FAILED);
+    expect(out).toEqual([`DIFFERENCE ${unseen}/EUR: acquiring settled 1 payments for 4.99, the ledger applied 0 for 0.00`]);
   });
 
   it('refuses a malformed --settle-wait', async () => {

@@ -1,4 +1,4 @@
-import { AcquiringCommand, Actor, IssuingLedgerAuditCommand, LedgerAuditAccount, PayoutCommand } from '@paygrid/contracts';
+import { AcquiringAuditCommand, Actor, IssuingLedgerAuditCommand, LedgerAuditAccount, PayoutCommand, SettledTotal } from '@paygrid/contracts';
 import { formatAmount } from '@paygrid/money';
 import { stringOption } from './options';
 import { CliBus, CliContext, CliFailure, CliUsageError, CommandGroup, Subcommand } from './registry';
@@ -10,17 +10,14 @@ import { CliBus, CliContext, CliFailure, CliUsageError, CommandGroup, Subcommand
  *    balanced, nothing guarded negative, payout statuses agreeing with the payout buckets;
  * 2. what the API shows: each account's balance as GET /v2/payment/balances/{currency} answers it (read
  *    as that account, through the same command) against the balance recomputed from the postings;
- * 3. acquiring's settled totals: the settlements acquiring lists for each account (count and gross per
- *    currency) against the settlements the ledger applied;
+ * 3. acquiring's settled totals (acquiring.settlements.totals: count and gross per account and currency,
+ *    every account acquiring ever settled for) against the settlements the ledger applied, so a
+ *    settlement whose event never reached the ledger shows even for an account the ledger never saw;
  * 4. the issuing ledger's own audit (issuing.ledger.verify): the same library checks in the issuing
  *    database, money in flight against the open card orders, each order's entries against its status.
  * Acquiring keeps settling while this runs; `--settle-wait <ms>` re-runs the whole comparison until it
  * agrees or the time is up, so events still in flight are not reported as differences.
  */
-const SETTLEMENTS_PAGE = 100;
-
-const listSettlements = AcquiringCommand.listSettlements;
-
 export interface LedgerVerification {
   accounts: number;
   /** What the issuing ledger's audit covered. */
@@ -36,8 +33,9 @@ export async function verifyLedger(bus: CliBus): Promise<LedgerVerification> {
   for (const [accountId, currencies] of byAccount) {
     const actor = operatorActing(accountId, currencies[0].master_account_id);
     for (const recomputed of currencies) differences.push(...(await apiDifferences(bus, actor, recomputed)));
-    differences.push(...(await settlementDifferences(bus, actor, currencies)));
   }
+  const settled = await bus.execute(AcquiringAuditCommand.settledTotals, {});
+  differences.push(...settlementDifferences(report.accounts, settled.totals));
   const issuing = await bus.execute(IssuingLedgerAuditCommand.verifyLedger, {});
   differences.push(...issuing.discrepancies.map((discrepancy) => `issuing ledger: ${discrepancy}`));
   return { accounts: byAccount.size, issuing: { ledgerAccounts: issuing.ledger_accounts, entries: issuing.entries }, differences };
@@ -57,27 +55,20 @@ async function apiDifferences(bus: CliBus, actor: Actor, recomputed: LedgerAudit
     );
 }
 
-async function settlementDifferences(bus: CliBus, actor: Actor, ledger: LedgerAuditAccount[]): Promise<string[]> {
-  const acquiring = new Map<string, { grossMinor: bigint; count: number }>();
-  for (let page = 1; ; page += 1) {
-    const settlements = await bus.execute(listSettlements, { page_size: SETTLEMENTS_PAGE, page_number: page }, { actor });
-    for (const settlement of settlements.data) {
-      const total = acquiring.get(settlement.currency) ?? { grossMinor: 0n, count: 0 };
-      acquiring.set(settlement.currency, { grossMinor: total.grossMinor + BigInt(settlement.amount_minor), count: total.count + 1 });
-    }
-    if (page >= settlements.total_pages) break;
-  }
-  const currencies = new Set([...acquiring.keys(), ...ledger.map((account) => account.currency)]);
+/** Per account and currency, acquiring's succeeded settlements against those the ledger applied. */
+function settlementDifferences(ledger: LedgerAuditAccount[], acquiring: SettledTotal[]): string[] {
+  const keyOf = (accountId: string, currency: string) => `${accountId}/${currency}`;
+  const settled = new Map(acquiring.map((total) => [keyOf(total.account_id, total.currency), total]));
+  const applied = new Map(ledger.map((account) => [keyOf(account.account_id, account.currency), account]));
   const differences: string[] = [];
-  for (const currency of [...currencies].sort()) {
-    const settled = acquiring.get(currency) ?? { grossMinor: 0n, count: 0 };
-    const applied = ledger.find((account) => account.currency === currency);
-    const appliedMinor = BigInt(applied?.settled_minor ?? '0');
-    const appliedCount = applied?.settlement_count ?? 0;
-    if (settled.grossMinor !== appliedMinor || settled.count !== appliedCount) {
+  for (const key of [...new Set([...settled.keys(), ...applied.keys()])].sort()) {
+    const currency = key.slice(key.lastIndexOf('/') + 1);
+    const bySettlements = { grossMinor: BigInt(settled.get(key)?.gross_minor ?? '0'), count: settled.get(key)?.settlement_count ?? 0 };
+    const byLedger = { grossMinor: BigInt(applied.get(key)?.settled_minor ?? '0'), count: applied.get(key)?.settlement_count ?? 0 };
+    if (bySettlements.grossMinor !== byLedger.grossMinor || bySettlements.count !== byLedger.count) {
       differences.push(
-        `${actor.account_id}/${currency}: acquiring settled ${settled.count} payments for ${formatAmount(settled.grossMinor, currency)}, ` +
-          `the ledger applied ${appliedCount} for ${formatAmount(appliedMinor, currency)}`,
+        `${key}: acquiring settled ${bySettlements.count} payments for ${formatAmount(bySettlements.grossMinor, currency)}, ` +
+          `the ledger applied ${byLedger.count} for ${formatAmount(byLedger.grossMinor, currency)}`,
       );
     }
   }
