@@ -29,17 +29,20 @@ export interface LedgerVerdict {
  * process exits non-zero even when every test passed (Jest keeps a non-zero exit code it did not set),
  * the verdict file puts a failed row in `npm test`'s summary, and the output is printed, never only logged.
  */
-export function verifyLedgersAfterSuite(): LedgerVerdict {
+export function verifyLedgersAfterSuite(
+  run: () => ReturnType<typeof runLedgerVerify> = runLedgerVerify,
+  verdictFile = E2E_LEDGER_VERDICT_FILE,
+): LedgerVerdict {
   let verdict: LedgerVerdict;
   try {
-    const run = runLedgerVerify();
-    const output = [run.stdout, run.stderr].filter((text) => text.trim() !== '').join('\n').trim();
-    verdict = { ok: run.status === 0, output: output || `the CLI ended with status ${run.status} and no output` };
+    const result = run();
+    const output = [result.stdout, result.stderr].map((text) => text.trim()).filter((text) => text !== '').join('\n');
+    verdict = { ok: result.status === 0, output: output || `the CLI ended with status ${result.status} and no output` };
   } catch (error) {
     verdict = { ok: false, output: `the check could not run: ${error instanceof Error ? error.message : String(error)}` };
   }
   try {
-    writeFileSync(E2E_LEDGER_VERDICT_FILE, JSON.stringify(verdict));
+    writeFileSync(verdictFile, JSON.stringify(verdict));
   } catch {
     // npm test reads a missing verdict as a failure; the exit code and the output below still say it.
   }
