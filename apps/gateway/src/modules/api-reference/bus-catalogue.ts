@@ -26,6 +26,8 @@ import {
   DeletedCardholderView,
   ElevateLimitPayload,
   IssuingCommand,
+  IssuingLedgerAuditCommand,
+  IssuingLedgerAuditReport,
   IssuingEvents,
   ListCardArtsPayload,
   ListCardholdersPayload,
@@ -43,6 +45,7 @@ import {
   AccountEvents,
   AccountPage,
   AccountView,
+  AcquiringAuditCommand,
   AcquiringCommand,
   AcquiringEvents,
   AdditionalDocument,
@@ -110,6 +113,7 @@ import {
   RevokeCredentialPayload,
   RotatedWebhookSecretView,
   RotateWebhookSecretPayload,
+  SettledTotalsView,
   SettlementView,
   UpdateBankAccountPayload,
   UpdateIntentPayload,
@@ -165,6 +169,7 @@ export interface BusCommandShapes {
   'acquiring.refunds.list': { payload: ListRefundsPayload; result: Page<RefundView> };
   'acquiring.refunds.retrieve': { payload: RefundIdPayload; result: RefundView };
   'acquiring.settlements.list': { payload: ListSettlementsPayload; result: Page<SettlementView> };
+  'acquiring.settlements.totals': { payload: Record<string, never>; result: SettledTotalsView };
   'acquiring.hosted.session': { payload: HostedSessionPayload; result: HostedSessionView };
   'acquiring.hosted.confirm': { payload: HostedConfirmPayload; result: HostedSessionView };
   'acquiring.hosted.three_ds': { payload: HostedThreeDsPayload; result: HostedSessionView };
@@ -194,6 +199,7 @@ export interface BusCommandShapes {
   'issuing.card_orders.retrieve': { payload: CardOrderRef; result: CardOrderView };
   'issuing.card_arts.list': { payload: ListCardArtsPayload; result: Page<CardArtView> };
   'issuing.card_arts.set_default': { payload: CardArtRef; result: CardArtView };
+  'issuing.ledger.verify': { payload: Record<string, never>; result: IssuingLedgerAuditReport };
   'payouts.bank_accounts.create': { payload: CreateBankAccountPayload; result: BankAccountView };
   'payouts.bank_accounts.update': { payload: UpdateBankAccountPayload; result: BankAccountView };
   'payouts.bank_accounts.list': { payload: ListBankAccountsPayload; result: Page<BankAccountView> };
@@ -276,9 +282,9 @@ export interface BusEventShapes {
  */
 const FAMILIES = {
   accounts: { commands: [AccountCommand, CredentialCommand], events: AccountEvents },
-  acquiring: { commands: [AcquiringCommand], events: AcquiringEvents },
+  acquiring: { commands: [AcquiringCommand, AcquiringAuditCommand], events: AcquiringEvents },
   payouts: { commands: [PayoutCommand], events: PayoutEvents },
-  issuing: { commands: [IssuingCommand], events: IssuingEvents },
+  issuing: { commands: [IssuingCommand, IssuingLedgerAuditCommand], events: IssuingEvents },
   webhooks: { commands: [WebhookCommand], events: WebhookEvents },
 } as const satisfies Record<CommandFamily, { commands: readonly object[]; events: object }>;
 

@@ -3498,6 +3498,32 @@ export const WIRE_SCHEMAS = {
     "additionalProperties": false,
     "description": "The answer of POST /v1/connect/token (wire-compat §2)."
   },
+  "IssuingLedgerAuditReport": {
+    "type": "object",
+    "properties": {
+      "discrepancies": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "One sentence per discrepancy inside the issuing ledger (empty: clean)."
+      },
+      "ledger_accounts": {
+        "type": "number",
+        "description": "What was checked, so an operator can tell a clean ledger from an empty one."
+      },
+      "entries": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "discrepancies",
+      "ledger_accounts",
+      "entries"
+    ],
+    "additionalProperties": false,
+    "description": "The issuing ledger's audit (operators only, no actor), the issuing half of `paygrid ledger verify`: issuing keeps card orders' money in its own ledger (libs/ledger in the issuing database), so it recomputes and checks it itself, in one snapshot, as payouts does with `payouts.ledger.verify`."
+  },
   "KycLevel": {
     "type": "string",
     "enum": [
@@ -5511,6 +5537,47 @@ export const WIRE_SCHEMAS = {
     "additionalProperties": false,
     "description": "What the merchant gets (wire-compat §11.8)."
   },
+  "SettledTotal": {
+    "type": "object",
+    "properties": {
+      "account_id": {
+        "type": "string"
+      },
+      "currency": {
+        "type": "string"
+      },
+      "settlement_count": {
+        "type": "number",
+        "description": "Succeeded settlements, and their gross in minor units (a string: it may exceed 2^53)."
+      },
+      "gross_minor": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "account_id",
+      "currency",
+      "settlement_count",
+      "gross_minor"
+    ],
+    "additionalProperties": false,
+    "description": "Acquiring's settled totals over every account, for operators (no actor): what `paygrid ledger verify` compares with the settlements the payouts ledger applied, in one round trip instead of a page walk per account, and covering accounts the ledger never saw (a settlement whose event never reached it)."
+  },
+  "SettledTotalsView": {
+    "type": "object",
+    "properties": {
+      "totals": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/SettledTotal"
+        }
+      }
+    },
+    "required": [
+      "totals"
+    ],
+    "additionalProperties": false
+  },
   "SettlementView": {
     "type": "object",
     "properties": {
@@ -6900,6 +6967,25 @@ export const COMMAND_SHAPES = {
     ],
     "additionalProperties": false
   },
+  "acquiring.settlements.totals": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "type": "object",
+        "additionalProperties": {
+          "not": {}
+        }
+      },
+      "result": {
+        "$ref": "#/components/schemas/SettledTotalsView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
   "acquiring.hosted.session": {
     "type": "object",
     "properties": {
@@ -7340,6 +7426,25 @@ export const COMMAND_SHAPES = {
       },
       "result": {
         "$ref": "#/components/schemas/CardArtView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.ledger.verify": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "type": "object",
+        "additionalProperties": {
+          "not": {}
+        }
+      },
+      "result": {
+        "$ref": "#/components/schemas/IssuingLedgerAuditReport"
       }
     },
     "required": [
