@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './app-launcher';
@@ -7,9 +7,10 @@ import { provideInfrastructure } from './infrastructure';
 
 /**
  * `npm test`: lint, type-check, then the three Jest tiers (unit; integration and e2e against the real
- * Postgres, Redis and Kafka, which this brings up and stops again if it started them), and one closing
- * summary line of passed and failed counts. Every step runs even if an earlier one failed, so one run
- * shows everything that is wrong; the exit code is non-zero if anything failed.
+ * Postgres, Redis and Kafka, which this brings up and stops again if it started them; the e2e tier ends
+ * with `paygrid ledger verify`, a row of its own), and one closing summary line of passed and failed
+ * counts. Every step runs even if an earlier one failed, so one run shows everything that is wrong; the
+ * exit code is non-zero if anything failed.
  *
  * It may run beside `npm start` on the same broker: every integration test file and the e2e run use a
  * Kafka prefix of their own (their own topics and groups), the e2e stack its own ports (3100–3105) and
@@ -57,6 +58,24 @@ function runJest(project: string, extraArgs: string[]): StepResult {
   }
 }
 
+/**
+ * Where the e2e tier's closing `ledger verify` (apps/e2e global-teardown) leaves its verdict: the same
+ * path as apps/e2e's E2E_LEDGER_VERDICT_FILE (deploy/local does not import the e2e app).
+ */
+const E2E_LEDGER_VERDICT = path.join(REPO_ROOT, 'tmp/e2e-logs/ledger-verify.json');
+
+/** The e2e run's ledger check as a row of its own: a difference, or a check that never ran, is a failure. */
+function e2eLedgerCheck(): StepResult {
+  const name = 'e2e ledger verify';
+  if (!existsSync(E2E_LEDGER_VERDICT)) {
+    process.stdout.write(`${name}: no verdict (the e2e stack never reached its teardown)\n`);
+    return { name, ok: false, passed: 0, failed: 1, skipped: 0 };
+  }
+  const verdict = JSON.parse(readFileSync(E2E_LEDGER_VERDICT, 'utf8')) as { ok: boolean; output: string };
+  if (!verdict.ok) process.stdout.write(`${name} found differences:\n${verdict.output}\n`);
+  return { name, ok: verdict.ok, passed: verdict.ok ? 1 : 0, failed: verdict.ok ? 0 : 1, skipped: 0 };
+}
+
 /** Suites that failed because of a failing test (the others failed to load or run at all). */
 function countFailedTests(report: { testResults: { assertionResults: { status: string }[] }[] }): number {
   return report.testResults.filter((suite) => suite.assertionResults.some((test) => test.status === 'failed')).length;
@@ -72,7 +91,9 @@ async function main(): Promise<void> {
   const infrastructure = await provideInfrastructure((line) => process.stdout.write(`${line}\n`));
   try {
     results.push(runJest('integration', ['--runInBand']));
+    rmSync(E2E_LEDGER_VERDICT, { force: true });
     results.push(runJest('e2e', ['--runInBand']));
+    results.push(e2eLedgerCheck());
   } finally {
     await infrastructure.release();
   }

@@ -12,6 +12,7 @@ import { CatalogueModule } from './modules/catalogue/catalogue.module';
 import { ReportsModule } from './modules/reports/reports.module';
 import { SimulationModule } from './modules/simulation/simulation.module';
 import { TransfersModule } from './modules/transfers/transfers.module';
+import { IssuingLedgerAuditModule } from './modules/ledger-audit/issuing-ledger-audit.module';
 
 /**
  * The issuing service (docs/issuing.md): card products, cardholders and their KYC, cards and card orders, the
@@ -58,6 +59,7 @@ export class IssuingModule {
         TransfersModule,
         SimulationModule,
         ReportsModule,
+        IssuingLedgerAuditModule,
       ],
       controllers: [commandControllerFor('issuing', config)],
     };

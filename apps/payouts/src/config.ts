@@ -3,8 +3,10 @@ import { commonConfig, ConfigOf, ConfigSchema, env } from '@paygrid/platform';
 /**
  * Every variable the payouts service reads (see .env.example and docs/payouts.md).
  *
- * The sandbox bank rail's delays decide how long a payout stays in each status; SANDBOX_SEED gives the
- * sandbox accounts their USD settlement bank accounts (on unless NODE_ENV=production, like accounts').
+ * The sandbox bank rail's delays decide how long a payout stays in each status; each step is a durable
+ * job (JOBS_*: its queue, how soon Redis is repaired from Postgres, how long a killed worker's step waits).
+ * SANDBOX_SEED gives the sandbox accounts their USD settlement bank accounts (on unless
+ * NODE_ENV=production, like accounts').
  */
 export const configSchema = {
   ...commonConfig('payouts'),
@@ -23,10 +25,18 @@ export const configSchema = {
     min: 0,
     max: 86_400_000,
   }),
-  PAYOUT_RAIL_POLL_MS: env.int('how often the bank rail looks for payouts whose next step is due', {
-    default: 250,
-    min: 20,
+  JOBS_PREFIX: env.string('BullMQ key prefix of the payouts job queue (the bank rail steps) in Redis', {
+    default: 'paygrid-payouts',
+  }),
+  JOBS_RECONCILE_INTERVAL_MS: env.int('how often due work recorded in Postgres is (re-)enqueued to BullMQ', {
+    default: 1000,
+    min: 50,
     max: 60_000,
+  }),
+  JOBS_LEASE_MS: env.int('how long a started bank rail step is its worker\'s alone; a killed worker\'s step reruns after it', {
+    default: 60_000,
+    min: 1000,
+    max: 3_600_000,
   }),
   SANDBOX_SEED: env.oneOf(
     'give the sandbox master and sub-accounts a USD settlement bank account at boot (auto = yes unless NODE_ENV=production)',

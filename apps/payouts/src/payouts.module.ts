@@ -4,12 +4,16 @@ import { commandControllerFor, PlatformModule } from '@paygrid/platform';
 import { mapPayoutsError } from './common/payouts-errors';
 import { PAYOUTS_CONFIG, PayoutsConfig } from './config';
 import { Payouts1750000000000 } from './migrations/1750000000000-payouts';
+import { PayoutRailOnDurableJobs1750000000002 } from './migrations/1750000000002-payout-rail-on-durable-jobs';
 import { AccountDirectoryModule } from './modules/account-directory/account-directory.module';
 import { BalancesModule } from './modules/balances/balances.module';
 import { BankAccountModule } from './modules/bank-accounts/bank-account.module';
 import { LedgerAuditModule } from './modules/ledger-audit/ledger-audit.module';
 import { PayoutModule } from './modules/payouts/payout.module';
 import { SandboxSeedModule } from './modules/sandbox-seed/sandbox-seed.module';
+
+/** The BullMQ queue of the payouts service's durable jobs (the bank rail's steps). Stored in Redis: never rename it. */
+export const PAYOUTS_JOB_QUEUE = 'payouts-jobs';
 
 /** The payouts ledger's tables, created in the payouts database after the service's own. */
 const LedgerTables = createLedgerTablesMigration(1750000000001);
@@ -38,8 +42,15 @@ export class PayoutsModule {
         PlatformModule.forRoot({
           app: 'payouts',
           config,
-          database: { migrations: [Payouts1750000000000, LedgerTables] },
+          database: { migrations: [Payouts1750000000000, LedgerTables, PayoutRailOnDurableJobs1750000000002] },
           commands: true,
+          // The bank rail's steps. The lease is how long a SIGKILLed worker's step waits before it reruns.
+          jobs: {
+            queue: PAYOUTS_JOB_QUEUE,
+            prefix: config.JOBS_PREFIX,
+            reconcileIntervalMs: config.JOBS_RECONCILE_INTERVAL_MS,
+            leaseMs: config.JOBS_LEASE_MS,
+          },
           // A payout the balance cannot cover is a 400, not a 500.
           commandErrors: mapPayoutsError,
         }),

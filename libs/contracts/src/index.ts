@@ -17,3 +17,4 @@ export * from './create-sub-account.dto';
 export * from './validation/page-query';
 export * from './issuing';
 export * from './issuing-funds';
+export * from './issuing-ledger-audit';

@@ -9,6 +9,8 @@ export type { LedgerOptions } from './ledger';
 export { createLedgerTablesMigration, dropLedgerTablesSql, ledgerTablesSql } from './ledger-tables';
 export { describeDiscrepancy, verifyLedger } from './verify-ledger';
 export type { LedgerDiscrepancy } from './verify-ledger';
+export { bucketTotalsAgainst, positiveTotals } from './audit-queries';
+export type { BucketTotal, BucketTotalMismatch } from './audit-queries';
 export {
   InsufficientFundsError,
   InvalidLedgerEntryError,

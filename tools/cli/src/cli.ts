@@ -50,7 +50,7 @@ export async function runCli(argv: string[], io: CliIo, groups: readonly Command
   let bus: ConnectedBus | undefined;
   try {
     bus = await io.connect();
-    await bus.ready(command.family);
+    for (const family of [command.family, ...(command.alsoNeeds ?? [])]) await bus.ready(family);
     await command.run({ bus, out: io.out, err: io.err }, parsed);
     return EXIT_OK;
   } catch (error) {

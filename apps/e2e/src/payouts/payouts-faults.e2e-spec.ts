@@ -3,7 +3,8 @@ import { waitFor } from '@paygrid/testing';
 import { CARDS, cardMethod, intentBody, useAcquiringE2eSettings } from '../acquiring/support/acquiring-e2e';
 import { queryE2eDatabase } from '../support/databases';
 import { killApp, startAppAgain } from '../support/stack-control';
-import { runLedgerVerify, SubAccount } from './support/payouts-e2e';
+import { runLedgerVerify } from '../support/ledger-verify';
+import { SubAccount } from './support/payouts-e2e';
 
 /**
  * The payouts service SIGKILLed mid-flight (issue 9): 50 payouts on the bank rail and 100 card payments

@@ -4,7 +4,8 @@ import { waitFor } from '@paygrid/testing';
 import { SANDBOX } from '../support/api-client';
 import { queryE2eDatabase } from '../support/databases';
 import { Merchant, useAcquiringE2eSettings } from '../acquiring/support/acquiring-e2e';
-import { payoutWebhooks, runLedgerVerify, SubAccount, US_BANK_ACCOUNT } from './support/payouts-e2e';
+import { runLedgerVerify } from '../support/ledger-verify';
+import { payoutWebhooks, SubAccount, US_BANK_ACCOUNT } from './support/payouts-e2e';
 
 /**
  * Payouts through the gateway on the real stack (issue 9): money in from a card payment, settled into

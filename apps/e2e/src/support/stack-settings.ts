@@ -12,6 +12,8 @@ export const E2E_GATEWAY = `http://127.0.0.1:${3000 + E2E_PORT_OFFSET}`;
 export const E2E_API = `${E2E_GATEWAY}/api`;
 export const E2E_LOG_DIRECTORY = path.join(REPO_ROOT, 'tmp/e2e-logs');
 export const E2E_PIDS_FILE = path.join(E2E_LOG_DIRECTORY, 'pids.json');
+/** The closing ledger check's verdict (support/ledger-verify.ts); `npm test` reads it at this path (deploy/local/test.ts). */
+export const E2E_LEDGER_VERDICT_FILE = path.join(E2E_LOG_DIRECTORY, 'ledger-verify.json');
 
 /** The e2e stack's Redis logical database (integration tests use 11, `npm start` 0). */
 export const E2E_REDIS_DATABASE = 12;
@@ -42,12 +44,15 @@ export const ISSUING_E2E_ENV = {
   CARD_ORDER_DELAY_MS: '150',
 };
 
-/** Payouts at test speed: the sandbox bank rail moves a payout on every few hundred milliseconds. */
+/**
+ * Payouts at test speed: the sandbox bank rail moves a payout on every few hundred milliseconds, and a
+ * step whose worker was SIGKILLed reruns after a 2 s lease instead of a minute (the fault test).
+ */
 export const PAYOUTS_E2E_ENV = {
   PAYOUT_PROCESSING_DELAY_MS: '300',
   PAYOUT_SETTLE_DELAY_MS: '300',
   PAYOUT_REFUND_DELAY_MS: '300',
-  PAYOUT_RAIL_POLL_MS: '100',
+  JOBS_LEASE_MS: '2000',
 };
 
 export function e2eSettings(infrastructure: {

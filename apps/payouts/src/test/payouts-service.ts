@@ -6,7 +6,7 @@ import { PayoutsModule } from '../payouts.module';
 
 /**
  * The payouts app under the shared ServiceHarness (libs/testing). What is particular to payouts: a
- * test-speed bank rail, typed commands (the contract's definitions), and acquiring's and accounts'
+ * test-speed bank rail on a job queue of its own, typed commands (the contract's definitions), and acquiring's and accounts'
  * events published on the test stack as their outboxes would.
  */
 export type PayoutsService = ServiceHarness<typeof configSchema>;
@@ -15,7 +15,9 @@ export const TEST_RAIL_ENV = {
   PAYOUT_PROCESSING_DELAY_MS: '200',
   PAYOUT_SETTLE_DELAY_MS: '200',
   PAYOUT_REFUND_DELAY_MS: '200',
-  PAYOUT_RAIL_POLL_MS: '50',
+  JOBS_RECONCILE_INTERVAL_MS: '200',
+  // A step whose worker died reruns after this; short, so a restart test does not wait a minute.
+  JOBS_LEASE_MS: '2000',
 };
 
 export function startPayouts(options: { env?: Record<string, string>; database?: TestDatabase } = {}): Promise<PayoutsService> {
@@ -23,8 +25,9 @@ export function startPayouts(options: { env?: Record<string, string>; database?:
     app: 'payouts',
     configSchema,
     module: (config) => PayoutsModule.register(config),
-    env: { ...TEST_RAIL_ENV, ...options.env },
+    env: { ...TEST_RAIL_ENV, JOBS_PREFIX: `po-it-${randomBytes(4).toString('hex')}`, ...options.env },
     database: options.database,
+    redisPrefixes: (config) => [config.JOBS_PREFIX],
   });
 }
 

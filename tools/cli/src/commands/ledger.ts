@@ -1,26 +1,27 @@
-import { AcquiringCommand, Actor, LedgerAuditAccount, PayoutCommand } from '@paygrid/contracts';
+import { AcquiringAuditCommand, Actor, IssuingLedgerAuditCommand, LedgerAuditAccount, PayoutCommand, SettledTotal } from '@paygrid/contracts';
 import { formatAmount } from '@paygrid/money';
 import { stringOption } from './options';
 import { CliBus, CliContext, CliFailure, CliUsageError, CommandGroup, Subcommand } from './registry';
 
 /**
- * `paygrid ledger verify`: the payouts ledger checked by code (issue 9). Three comparisons, and any
+ * `paygrid ledger verify`: the platform's two ledgers checked by code (issue 9). Four checks, and any
  * difference exits 1:
  * 1. the ledger's own audit (payouts.ledger.verify): every balance recomputed from the postings, entries
  *    balanced, nothing guarded negative, payout statuses agreeing with the payout buckets;
  * 2. what the API shows: each account's balance as GET /v2/payment/balances/{currency} answers it (read
  *    as that account, through the same command) against the balance recomputed from the postings;
- * 3. acquiring's settled totals: the settlements acquiring lists for each account (count and gross per
- *    currency) against the settlements the ledger applied.
+ * 3. acquiring's settled totals (acquiring.settlements.totals: count and gross per account and currency,
+ *    every account acquiring ever settled for) against the settlements the ledger applied, so a
+ *    settlement whose event never reached the ledger shows even for an account the ledger never saw;
+ * 4. the issuing ledger's own audit (issuing.ledger.verify): the same library checks in the issuing
+ *    database, money in flight against the open card orders, each order's entries against its status.
  * Acquiring keeps settling while this runs; `--settle-wait <ms>` re-runs the whole comparison until it
  * agrees or the time is up, so events still in flight are not reported as differences.
  */
-const SETTLEMENTS_PAGE = 100;
-
-const listSettlements = AcquiringCommand.listSettlements;
-
 export interface LedgerVerification {
   accounts: number;
+  /** What the issuing ledger's audit covered. */
+  issuing: { ledgerAccounts: number; entries: number };
   differences: string[];
 }
 
@@ -32,9 +33,12 @@ export async function verifyLedger(bus: CliBus): Promise<LedgerVerification> {
   for (const [accountId, currencies] of byAccount) {
     const actor = operatorActing(accountId, currencies[0].master_account_id);
     for (const recomputed of currencies) differences.push(...(await apiDifferences(bus, actor, recomputed)));
-    differences.push(...(await settlementDifferences(bus, actor, currencies)));
   }
-  return { accounts: byAccount.size, differences };
+  const settled = await bus.execute(AcquiringAuditCommand.settledTotals, {});
+  differences.push(...settlementDifferences(report.accounts, settled.totals));
+  const issuing = await bus.execute(IssuingLedgerAuditCommand.verifyLedger, {});
+  differences.push(...issuing.discrepancies.map((discrepancy) => `issuing ledger: ${discrepancy}`));
+  return { accounts: byAccount.size, issuing: { ledgerAccounts: issuing.ledger_accounts, entries: issuing.entries }, differences };
 }
 
 async function apiDifferences(bus: CliBus, actor: Actor, recomputed: LedgerAuditAccount): Promise<string[]> {
@@ -51,27 +55,20 @@ async function apiDifferences(bus: CliBus, actor: Actor, recomputed: LedgerAudit
     );
 }
 
-async function settlementDifferences(bus: CliBus, actor: Actor, ledger: LedgerAuditAccount[]): Promise<string[]> {
-  const acquiring = new Map<string, { grossMinor: bigint; count: number }>();
-  for (let page = 1; ; page += 1) {
-    const settlements = await bus.execute(listSettlements, { page_size: SETTLEMENTS_PAGE, page_number: page }, { actor });
-    for (const settlement of settlements.data) {
-      const total = acquiring.get(settlement.currency) ?? { grossMinor: 0n, count: 0 };
-      acquiring.set(settlement.currency, { grossMinor: total.grossMinor + BigInt(settlement.amount_minor), count: total.count + 1 });
-    }
-    if (page >= settlements.total_pages) break;
-  }
-  const currencies = new Set([...acquiring.keys(), ...ledger.map((account) => account.currency)]);
+/** Per account and currency, acquiring's succeeded settlements against those the ledger applied. */
+function settlementDifferences(ledger: LedgerAuditAccount[], acquiring: SettledTotal[]): string[] {
+  const keyOf = (accountId: string, currency: string) => `${accountId}/${currency}`;
+  const settled = new Map(acquiring.map((total) => [keyOf(total.account_id, total.currency), total]));
+  const applied = new Map(ledger.map((account) => [keyOf(account.account_id, account.currency), account]));
   const differences: string[] = [];
-  for (const currency of [...currencies].sort()) {
-    const settled = acquiring.get(currency) ?? { grossMinor: 0n, count: 0 };
-    const applied = ledger.find((account) => account.currency === currency);
-    const appliedMinor = BigInt(applied?.settled_minor ?? '0');
-    const appliedCount = applied?.settlement_count ?? 0;
-    if (settled.grossMinor !== appliedMinor || settled.count !== appliedCount) {
+  for (const key of [...new Set([...settled.keys(), ...applied.keys()])].sort()) {
+    const currency = key.slice(key.lastIndexOf('/') + 1);
+    const bySettlements = { grossMinor: BigInt(settled.get(key)?.gross_minor ?? '0'), count: settled.get(key)?.settlement_count ?? 0 };
+    const byLedger = { grossMinor: BigInt(applied.get(key)?.settled_minor ?? '0'), count: applied.get(key)?.settlement_count ?? 0 };
+    if (bySettlements.grossMinor !== byLedger.grossMinor || bySettlements.count !== byLedger.count) {
       differences.push(
-        `${actor.account_id}/${currency}: acquiring settled ${settled.count} payments for ${formatAmount(settled.grossMinor, currency)}, ` +
-          `the ledger applied ${appliedCount} for ${formatAmount(appliedMinor, currency)}`,
+        `${key}: acquiring settled ${bySettlements.count} payments for ${formatAmount(bySettlements.grossMinor, currency)}, ` +
+          `the ledger applied ${byLedger.count} for ${formatAmount(byLedger.grossMinor, currency)}`,
       );
     }
   }
@@ -86,8 +83,9 @@ function operatorActing(accountId: string, masterAccountId: string): Actor {
 const verify: Subcommand = {
   name: 'verify',
   usage: '[--settle-wait <ms>]',
-  summary: 'recompute every balance from the postings; compare with the API and with acquiring (exit 1 on any difference)',
+  summary: 'recompute every balance of the payouts and issuing ledgers from the postings; compare with the API and acquiring (exit 1 on any difference)',
   family: 'payouts',
+  alsoNeeds: ['acquiring', 'issuing'],
   positionals: { min: 0, max: 0 },
   options: { 'settle-wait': { type: 'string' } },
   async run(context: CliContext, args) {
@@ -102,7 +100,10 @@ const verify: Subcommand = {
       result.differences.forEach((difference) => context.out(`DIFFERENCE ${difference}`));
       throw new CliFailure(`ledger verify found ${result.differences.length} difference(s) across ${result.accounts} account(s)`);
     }
-    context.out(`ledger verify: OK (${result.accounts} account(s): postings, API balances and acquiring's settlements agree)`);
+    context.out(
+      `ledger verify: OK (${result.accounts} account(s): postings, API balances and acquiring's settlements agree; ` +
+        `issuing ledger: ${result.issuing.ledgerAccounts} ledger account(s), ${result.issuing.entries} entries, clean)`,
+    );
   },
 };
 
@@ -115,6 +116,6 @@ function settleWaitOption(raw: string | undefined): number {
 
 export const ledgerCommands: CommandGroup = {
   name: 'ledger',
-  summary: 'the payouts ledger: audit balances against their postings, the API and acquiring',
+  summary: 'the payouts and issuing ledgers: audit balances against their postings, the API and acquiring',
   subcommands: [verify],
 };

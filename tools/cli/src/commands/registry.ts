@@ -41,6 +41,8 @@ export interface Subcommand {
   positionals: { min: number; max: number };
   /** The service family it talks to: the CLI checks that family answers before running. */
   family: CommandFamily;
+  /** Other families it talks to, checked the same way (a check across services needs them all). */
+  alsoNeeds?: readonly CommandFamily[];
   run(context: CliContext, args: ParsedArgs): Promise<void>;
 }
 

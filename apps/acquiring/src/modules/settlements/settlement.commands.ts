@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AcquiringCommand, ListSettlementsPayload } from '@paygrid/contracts';
+import { AcquiringAuditCommand, AcquiringCommand, ListSettlementsPayload } from '@paygrid/contracts';
 import { CommandContext, HandleCommand } from '@paygrid/platform';
 import { SettlementService } from './settlement.service';
 
@@ -11,5 +11,11 @@ export class SettlementCommands {
   @HandleCommand(AcquiringCommand.listSettlements)
   list(payload: ListSettlementsPayload, context: CommandContext) {
     return this.settlements.list(context.requireActor(), payload);
+  }
+
+  /** Operators only (no actor): every account's settled totals, for `paygrid ledger verify`. */
+  @HandleCommand(AcquiringAuditCommand.settledTotals)
+  totals() {
+    return this.settlements.totals();
   }
 }

@@ -92,6 +92,17 @@ export class SettlementRepository {
   }
 
   /** Only successful settlements are ever listed (spec 4.10). */
+  /** Succeeded settlements per account and currency, over every account (the operators' ledger check). */
+  async totals(executor: Executor): Promise<{ accountId: string; currency: string; count: number; grossMinor: bigint }[]> {
+    const rows = rowsOf<{ account_id: string; currency: string; n: number; gross: string }>(
+      await executor.query(
+        `SELECT account_id, currency, count(*)::int AS n, sum(amount_minor)::text AS gross
+           FROM settlements WHERE status = 'SUCCEEDED' GROUP BY account_id, currency ORDER BY account_id, currency`,
+      ),
+    );
+    return rows.map((row) => ({ accountId: row.account_id, currency: row.currency, count: row.n, grossMinor: BigInt(row.gross) }));
+  }
+
   async list(executor: Executor, filter: SettlementFilter, window: PageWindow): Promise<{ total: number; items: Settlement[] }> {
     const where = `s.status = 'SUCCEEDED' AND s.account_id = $1
       AND ($2::text IS NULL OR s.payment_intent_id = $2) AND ($3::text IS NULL OR s.settlement_batch_id = $3)

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AcquiringEvents, Actor, EventTopics, ListSettlementsPayload, Page, SettlementView } from '@paygrid/contracts';
+import { AcquiringEvents, Actor, EventTopics, ListSettlementsPayload, Page, SettledTotalsView, SettlementView } from '@paygrid/contracts';
 import { newId } from '@paygrid/ids';
 import { appendToOutbox } from '@paygrid/platform';
 import { pageOf, pageWindow, timeFilter } from '../../common/paging';
@@ -37,6 +37,18 @@ export class SettlementService {
       settledTo: timeFilter(query.settled_end_time),
     };
     return pageOf(query, await this.settlements.list(this.dataSource, filter, pageWindow(query)), presentSettlement);
+  }
+
+  async totals(): Promise<SettledTotalsView> {
+    const totals = await this.settlements.totals(this.dataSource);
+    return {
+      totals: totals.map((total) => ({
+        account_id: total.accountId,
+        currency: total.currency,
+        settlement_count: total.count,
+        gross_minor: total.grossMinor.toString(),
+      })),
+    };
   }
 
   /** The job: clear at the processor, then record the settlement and SETTLED in one transaction. */

@@ -1,10 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { REPO_ROOT } from '@paygrid/local-stack';
 import { BalanceView, CreatedWebhookEndpointView, DomainEvent, PaymentIntentView, PayoutView } from '@paygrid/contracts';
 import { waitFor, WebhookReceiver } from '@paygrid/testing';
 import { ApiResponse, SANDBOX } from '../../support/api-client';
-import { e2eKafkaPrefix } from '../../support/stack-settings';
 import { companySubAccount } from '../../support/fixtures';
 import { CARDS, cardMethod, intentBody, Merchant } from '../../acquiring/support/acquiring-e2e';
 
@@ -126,18 +123,4 @@ export async function payoutWebhooks(account: SubAccount): Promise<{
       await receiver.close();
     },
   };
-}
-
-/**
- * `npm run paygrid -- ledger verify` against the e2e stack (the compiled CLI, on the run's Kafka prefix),
- * waiting up to 30 s for acquiring's last settlements to reach the ledger.
- */
-export function runLedgerVerify(): { status: number | null; stderr: string; stdout: string } {
-  const run = spawnSync('node', ['-r', './deploy/local/register-paths.js', 'dist/tools/cli/src/main.js', 'ledger', 'verify', '--settle-wait', '30000'], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, KAFKA_BROKERS: process.env.PAYGRID_E2E_BROKERS ?? '127.0.0.1:9092', KAFKA_PREFIX: e2eKafkaPrefix(), PAYGRID_CLI_TIMEOUT_MS: '20000' },
-    timeout: 90_000,
-  });
-  return { status: run.status, stderr: run.stderr, stdout: run.stdout };
 }

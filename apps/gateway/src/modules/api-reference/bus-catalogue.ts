@@ -26,6 +26,8 @@ import {
   DeletedCardholderView,
   ElevateLimitPayload,
   IssuingCommand,
+  IssuingLedgerAuditCommand,
+  IssuingLedgerAuditReport,
   IssuingEvents,
   CreateIssuingReportPayload,
   CreateIssuingTransferPayload,
@@ -62,6 +64,7 @@ import {
   AccountEvents,
   AccountPage,
   AccountView,
+  AcquiringAuditCommand,
   AcquiringCommand,
   AcquiringEvents,
   AdditionalDocument,
@@ -129,6 +132,7 @@ import {
   RevokeCredentialPayload,
   RotatedWebhookSecretView,
   RotateWebhookSecretPayload,
+  SettledTotalsView,
   SettlementView,
   UpdateBankAccountPayload,
   UpdateIntentPayload,
@@ -184,6 +188,7 @@ export interface BusCommandShapes {
   'acquiring.refunds.list': { payload: ListRefundsPayload; result: Page<RefundView> };
   'acquiring.refunds.retrieve': { payload: RefundIdPayload; result: RefundView };
   'acquiring.settlements.list': { payload: ListSettlementsPayload; result: Page<SettlementView> };
+  'acquiring.settlements.totals': { payload: Record<string, never>; result: SettledTotalsView };
   'acquiring.hosted.session': { payload: HostedSessionPayload; result: HostedSessionView };
   'acquiring.hosted.confirm': { payload: HostedConfirmPayload; result: HostedSessionView };
   'acquiring.hosted.three_ds': { payload: HostedThreeDsPayload; result: HostedSessionView };
@@ -222,6 +227,7 @@ export interface BusCommandShapes {
   'issuing.transfers.list': { payload: ListIssuingTransfersPayload; result: Page<IssuingTransferView> };
   'issuing.reports.create': { payload: CreateIssuingReportPayload; result: IssuingReportCreatedView };
   'issuing.reports.download': { payload: IssuingReportRef; result: IssuingReportFile };
+  'issuing.ledger.verify': { payload: Record<string, never>; result: IssuingLedgerAuditReport };
   'payouts.bank_accounts.create': { payload: CreateBankAccountPayload; result: BankAccountView };
   'payouts.bank_accounts.update': { payload: UpdateBankAccountPayload; result: BankAccountView };
   'payouts.bank_accounts.list': { payload: ListBankAccountsPayload; result: Page<BankAccountView> };
@@ -306,9 +312,9 @@ export interface BusEventShapes {
  */
 const FAMILIES = {
   accounts: { commands: [AccountCommand, CredentialCommand], events: AccountEvents },
-  acquiring: { commands: [AcquiringCommand], events: AcquiringEvents },
+  acquiring: { commands: [AcquiringCommand, AcquiringAuditCommand], events: AcquiringEvents },
   payouts: { commands: [PayoutCommand], events: PayoutEvents },
-  issuing: { commands: [IssuingCommand, IssuingFundsCommand], events: { ...IssuingEvents, ...IssuingFundsEvents } },
+  issuing: { commands: [IssuingCommand, IssuingFundsCommand, IssuingLedgerAuditCommand], events: { ...IssuingEvents, ...IssuingFundsEvents } },
   webhooks: { commands: [WebhookCommand], events: WebhookEvents },
 } as const satisfies Record<CommandFamily, { commands: readonly object[]; events: object }>;
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { BucketTotal, BucketTotalMismatch, bucketTotalsAgainst, positiveTotals } from '@paygrid/ledger';
 import { Executor, rowsOf } from '@paygrid/platform';
 
 /**
@@ -14,14 +15,6 @@ export interface RecomputedAccount {
   pendingMinor: bigint;
   settledMinor: bigint;
   settlementCount: number;
-}
-
-export interface BucketMismatch {
-  accountId: string;
-  currency: string;
-  bucket: string;
-  ledgerMinor: bigint;
-  payoutsMinor: bigint;
 }
 
 const RECOMPUTED = `
@@ -49,31 +42,16 @@ SELECT s.owner_id, s.currency, coalesce(d.master_account_id, s.owner_id) AS mast
  ORDER BY s.owner_id, s.currency`;
 
 /** The money a payout status holds sits in exactly one bucket: the table and the ledger must agree. */
-const PAYOUT_BUCKETS = `
-WITH ledger AS (
-  SELECT a.owner_id AS account_id, a.currency, a.bucket, coalesce(sum(p.amount), 0) AS total
-    FROM ledger_accounts a LEFT JOIN ledger_postings p ON p.ledger_account_id = a.id
-   WHERE a.bucket IN ('payout_reserved', 'payout_in_transit', 'payout_returned')
-   GROUP BY a.owner_id, a.currency, a.bucket
-), open_payouts AS (
-  SELECT account_id, currency,
-         CASE status WHEN 'INITIATED' THEN 'payout_reserved' WHEN 'PROCESSING' THEN 'payout_in_transit' ELSE 'payout_returned' END AS bucket,
-         sum(amount_minor) AS total
-    FROM payouts WHERE status IN ('INITIATED', 'PROCESSING', 'FAILED')
-   GROUP BY 1, 2, 3
-)
-SELECT coalesce(l.account_id, o.account_id) AS account_id, coalesce(l.currency, o.currency) AS currency,
-       coalesce(l.bucket, o.bucket) AS bucket, coalesce(l.total, 0)::text AS ledger, coalesce(o.total, 0)::text AS payouts
-  FROM ledger l FULL JOIN open_payouts o ON o.account_id = l.account_id AND o.currency = l.currency AND o.bucket = l.bucket
- WHERE coalesce(l.total, 0) <> coalesce(o.total, 0)`;
+const PAYOUT_BUCKETS = ['payout_reserved', 'payout_in_transit', 'payout_returned'];
+const OPEN_PAYOUTS = `
+SELECT account_id AS owner_id, currency,
+       CASE status WHEN 'INITIATED' THEN 'payout_reserved' WHEN 'PROCESSING' THEN 'payout_in_transit' ELSE 'payout_returned' END AS bucket,
+       sum(amount_minor) AS total
+  FROM payouts WHERE status IN ('INITIATED', 'PROCESSING', 'FAILED')
+ GROUP BY 1, 2, 3`;
 
 /** Counterparts that must never turn positive: the network owes, the platform advances; never the reverse. */
-const COUNTERPART_SIGNS = `
-SELECT a.owner_id, a.currency, a.bucket, sum(p.amount)::text AS total
-  FROM ledger_accounts a JOIN ledger_postings p ON p.ledger_account_id = a.id
- WHERE a.bucket IN ('card_network', 'refund_advance')
- GROUP BY a.owner_id, a.currency, a.bucket
-HAVING sum(p.amount) > 0`;
+const SIGNED_COUNTERPARTS = ['card_network', 'refund_advance'];
 
 const PAYOUTS_WITHOUT_RESERVE = `
 SELECT p.payout_id FROM payouts p
@@ -93,23 +71,12 @@ export class LedgerAuditRepository {
     }));
   }
 
-  async payoutBucketMismatches(executor: Executor): Promise<BucketMismatch[]> {
-    return rowsOf<Record<string, string>>(await executor.query(PAYOUT_BUCKETS)).map((row) => ({
-      accountId: row.account_id,
-      currency: row.currency,
-      bucket: row.bucket,
-      ledgerMinor: BigInt(row.ledger),
-      payoutsMinor: BigInt(row.payouts),
-    }));
+  payoutBucketMismatches(executor: Executor): Promise<BucketTotalMismatch[]> {
+    return bucketTotalsAgainst(executor, PAYOUT_BUCKETS, { sql: OPEN_PAYOUTS });
   }
 
-  async positiveCounterparts(executor: Executor): Promise<{ accountId: string; currency: string; bucket: string; totalMinor: bigint }[]> {
-    return rowsOf<Record<string, string>>(await executor.query(COUNTERPART_SIGNS)).map((row) => ({
-      accountId: row.owner_id,
-      currency: row.currency,
-      bucket: row.bucket,
-      totalMinor: BigInt(row.total),
-    }));
+  positiveCounterparts(executor: Executor): Promise<BucketTotal[]> {
+    return positiveTotals(executor, SIGNED_COUNTERPARTS);
   }
 
   async payoutsWithoutReserve(executor: Executor): Promise<string[]> {

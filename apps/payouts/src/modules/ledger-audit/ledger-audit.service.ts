@@ -28,14 +28,14 @@ export class LedgerAuditService {
       const discrepancies = (await verifyLedger(executor)).map(describeDiscrepancy);
       for (const mismatch of await this.audit.payoutBucketMismatches(executor)) {
         discrepancies.push(
-          `${mismatch.accountId}/${mismatch.currency}/${mismatch.bucket}: ledger holds ${mismatch.ledgerMinor}, payouts in that status sum to ${mismatch.payoutsMinor}`,
+          `${mismatch.ownerId}/${mismatch.currency}/${mismatch.bucket}: ledger holds ${mismatch.ledgerMinor}, payouts in that status sum to ${mismatch.expectedMinor}`,
         );
       }
       for (const payoutId of await this.audit.payoutsWithoutReserve(executor)) {
         discrepancies.push(`payout ${payoutId} has no reserve entry`);
       }
       for (const counterpart of await this.audit.positiveCounterparts(executor)) {
-        discrepancies.push(`${counterpart.accountId}/${counterpart.currency}/${counterpart.bucket} is positive (${counterpart.totalMinor}); it may only be zero or negative`);
+        discrepancies.push(`${counterpart.ownerId}/${counterpart.currency}/${counterpart.bucket} is positive (${counterpart.totalMinor}); it may only be zero or negative`);
       }
       const accounts = await this.audit.recomputedAccounts(executor);
       await runner.commitTransaction();

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Logger } from 'pino';
-import { LOGGER, runInTransaction, TransactionContext } from '@paygrid/platform';
+import { PayoutStatus } from '@paygrid/contracts';
+import { NewLedgerEntry } from '@paygrid/ledger';
+import { DurableJobs, LOGGER, runInTransaction, TransactionContext } from '@paygrid/platform';
 import { PAYOUTS_CONFIG, PayoutsConfig } from '../../config';
 import { MerchantLedger } from '../balances/merchant-ledger';
 import {
@@ -13,17 +15,31 @@ import {
 } from '../balances/posting-rules';
 import { announcePayout } from './payout.events';
 import { PayoutRepository } from './payout.repository';
+import { PayoutTransition } from './payout.states';
 import { Payout } from './payout.types';
 import { nextRailStep, RailDelays } from './sandbox-bank-rail';
 
 /**
- * Moves payouts along the sandbox bank rail. Each step is one transaction: the status's conditional
- * update, its ledger entry and its event, so a step happens exactly once and is announced exactly once.
- *
- * The timer is the payout row's `next_step_at` (Postgres is the record; a restart loses nothing and
- * picks up whatever fell due while it was down). INTERIM: this is the small timer issue 9 allows until
- * the platform's durable jobs module (SKELETON.md §5, `DurableJobs`/`@HandleJob`) lands on main; then
- * each step becomes a scheduled job of kind `payout_step` and `advanceDue`'s poll goes away.
+ * The durable job that takes a payout out of each open status (docs/platform.md, "Durable jobs"). Job
+ * kinds are stored in Postgres and Redis: never rename one (the upgrade migration spells them out too).
+ */
+export const PAYOUT_STEP_JOBS = {
+  INITIATED: 'payout_process',
+  PROCESSING: 'payout_settle',
+  FAILED: 'payout_refund',
+} as const satisfies Partial<Record<PayoutStatus, string>>;
+
+type OpenStatus = keyof typeof PAYOUT_STEP_JOBS;
+
+const isOpen = (status: PayoutStatus): status is OpenStatus => status in PAYOUT_STEP_JOBS;
+
+/**
+ * Moves payouts along the sandbox bank rail. Each step is one durable job run, and one transaction:
+ * the status's conditional update, its ledger entry, its event, and the job of the next step, so a
+ * step happens exactly once, is announced exactly once, and the next one exists if and only if it
+ * committed. A run may repeat (a worker killed after its commit, before the job was recorded done):
+ * the step re-reads the payout and does nothing unless it is still in the status the job takes it
+ * out of. Postgres holds every due step, so a restart or a Redis that lost its queue loses nothing.
  */
 @Injectable()
 export class PayoutRail {
@@ -33,24 +49,43 @@ export class PayoutRail {
     private readonly dataSource: DataSource,
     private readonly payouts: PayoutRepository,
     private readonly ledger: MerchantLedger,
+    private readonly jobs: DurableJobs,
     @Inject(PAYOUTS_CONFIG) config: PayoutsConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.delays = { processingMs: config.PAYOUT_PROCESSING_DELAY_MS, settleMs: config.PAYOUT_SETTLE_DELAY_MS, refundMs: config.PAYOUT_REFUND_DELAY_MS };
   }
 
-  /** Takes every step that is due, one payout per transaction; returns how many it took. */
-  async advanceDue(): Promise<number> {
-    let taken = 0;
-    while (await runInTransaction(this.dataSource, this.logger, (tx) => this.advanceOne(tx))) taken += 1;
-    return taken;
+  /** Called in the transaction that creates the payout: its first step, after the processing delay. */
+  scheduleFirstStep(tx: TransactionContext, payoutId: string): Promise<void> {
+    return this.scheduleStep(tx, payoutId, 'INITIATED', this.delays.processingMs);
   }
 
-  private async advanceOne(tx: TransactionContext): Promise<boolean> {
-    const payout = await this.payouts.claimDue(tx.manager);
-    if (!payout) return false;
+  /** Takes the payout out of `from` (the status its job was scheduled for); nothing if it already left. */
+  async advance(payoutId: string, from: OpenStatus): Promise<void> {
+    await runInTransaction(this.dataSource, this.logger, (tx) => this.advanceIn(tx, payoutId, from));
+  }
+
+  private async advanceIn(tx: TransactionContext, payoutId: string, from: OpenStatus): Promise<void> {
+    const payout = await this.payouts.findById(tx.manager, payoutId);
+    if (!payout) throw new Error(`payout ${payoutId} has a bank rail step but no row`);
+    if (payout.status !== from) {
+      this.logger.info({ payout_id: payoutId, status: payout.status, job_status: from }, 'payout step already taken; nothing to do');
+      return;
+    }
     const step = nextRailStep(payout.status, payout.amountMinor, payout.currency, this.delays);
-    if (!step) throw new Error(`payout ${payout.id} is ${payout.status} but has a next step due`);
+    if (!step) throw new Error(`payout ${payout.id} is ${payout.status} but has a next step`);
+    await this.ledger.post(tx.manager, await this.entryOf(tx, payout, step.event));
+    const moved: Payout = await this.payouts.transition(tx.manager, payout.id, step.event, {
+      failureReason: step.failureReason,
+      completed: step.event === 'COMPLETE',
+    });
+    await announcePayout(tx.manager, moved);
+    if (step.nextInMs !== null && isOpen(moved.status)) await this.scheduleStep(tx, moved.id, moved.status, step.nextInMs);
+  }
+
+  /** The step's ledger entry; a refund's split reads the merchant's funds under lock (MerchantLedger.lockFunds). */
+  private async entryOf(tx: TransactionContext, payout: Payout, event: PayoutTransition): Promise<NewLedgerEntry> {
     const movement = (suffix: string, kind: string): Movement => ({
       reference: `payout:${payout.id}:${suffix}`,
       kind,
@@ -59,28 +94,21 @@ export class PayoutRail {
       metadata: { payout_id: payout.id },
     });
     const amount = payout.amountMinor;
-    switch (step.event) {
+    switch (event) {
       case 'PROCESS':
-        await this.ledger.post(tx.manager, payoutInTransitEntry(movement('processing', 'payout.in_transit'), amount));
-        break;
+        return payoutInTransitEntry(movement('processing', 'payout.in_transit'), amount);
       case 'COMPLETE':
-        await this.ledger.post(tx.manager, payoutCompletedEntry(movement('completed', 'payout.completed'), amount, payout.destination));
-        break;
+        return payoutCompletedEntry(movement('completed', 'payout.completed'), amount, payout.destination);
       case 'FAIL':
-        await this.ledger.post(tx.manager, payoutFailedEntry(movement('failed', 'payout.failed'), amount));
-        break;
+        return payoutFailedEntry(movement('failed', 'payout.failed'), amount);
       case 'REFUND': {
         const funds = await this.ledger.lockFunds(tx.manager, payout.accountId, payout.currency);
-        await this.ledger.post(tx.manager, payoutRefundedEntry(movement('refunded', 'payout.refunded'), amount, funds));
-        break;
+        return payoutRefundedEntry(movement('refunded', 'payout.refunded'), amount, funds);
       }
     }
-    const moved: Payout = await this.payouts.transition(tx.manager, payout.id, step.event, {
-      nextStepAt: step.nextInMs === null ? null : new Date(Date.now() + step.nextInMs),
-      failureReason: step.failureReason,
-      completed: step.event === 'COMPLETE',
-    });
-    await announcePayout(tx.manager, moved);
-    return true;
+  }
+
+  private scheduleStep(tx: TransactionContext, payoutId: string, status: OpenStatus, inMs: number): Promise<void> {
+    return this.jobs.schedule(tx, { kind: PAYOUT_STEP_JOBS[status], subjectId: payoutId, dueAt: new Date(Date.now() + inMs) });
   }
 }

@@ -12,8 +12,8 @@ export class PayoutRepository {
     const [row] = rowsOf<PayoutRow>(
       await executor.query(
         `INSERT INTO payouts (payout_id, account_id, master_account_id, currency, amount_minor, statement_descriptor,
-           internal_note, destination, bank_account_id, payout_account_id, status, next_step_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+           internal_note, destination, bank_account_id, payout_account_id, status)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
          RETURNING *`,
         [
           payout.id,
@@ -27,7 +27,6 @@ export class PayoutRepository {
           payout.bankAccountId,
           payout.payoutAccountId,
           payout.status,
-          payout.nextStepAt,
         ],
       ),
     );
@@ -56,16 +55,9 @@ export class PayoutRepository {
     return { total, items: rows.map(toPayout) };
   }
 
-  /**
-   * The payout whose next step is due longest, locked for this transaction; rows another instance holds
-   * are skipped, so replicas share the rail without waiting on each other.
-   */
-  async claimDue(executor: Executor): Promise<Payout | undefined> {
-    const [row] = rowsOf<PayoutRow>(
-      await executor.query(
-        `SELECT * FROM payouts WHERE next_step_at <= now() ORDER BY next_step_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
-      ),
-    );
+  /** Any account's payout (the bank rail acts for the platform, not for a merchant). */
+  async findById(executor: Executor, id: string): Promise<Payout | undefined> {
+    const [row] = rowsOf<PayoutRow>(await executor.query('SELECT * FROM payouts WHERE payout_id = $1', [id]));
     return row ? toPayout(row) : undefined;
   }
 
@@ -74,7 +66,7 @@ export class PayoutRepository {
     executor: Executor,
     id: string,
     event: PayoutTransition,
-    set: { nextStepAt: Date | null; failureReason?: string; completed?: boolean },
+    set: { failureReason?: string; completed?: boolean },
   ): Promise<Payout> {
     const row = await applyTransition<string, PayoutTransition, PayoutRow & Record<string, unknown>>(executor, payoutStates, {
       table: 'payouts',
@@ -82,7 +74,6 @@ export class PayoutRepository {
       id,
       event,
       set: {
-        next_step_at: set.nextStepAt,
         failure_reason: set.failureReason,
         completed_at: set.completed ? new Date() : undefined,
         updated_at: new Date(),

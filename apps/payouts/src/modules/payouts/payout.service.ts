@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Actor, CreatePayoutPayload, ListPayoutsPayload, Page, PayoutView } from '@paygrid/contracts';
 import { newId } from '@paygrid/ids';
@@ -6,11 +6,11 @@ import { parsePositiveAmount } from '@paygrid/money';
 import { TransactionContext } from '@paygrid/platform';
 import { pageOf, windowOf } from '../../common/paging';
 import { PayoutsErrors } from '../../common/payouts-errors';
-import { PAYOUTS_CONFIG, PayoutsConfig } from '../../config';
 import { AccountDirectory } from '../account-directory/account-directory.service';
 import { MerchantLedger } from '../balances/merchant-ledger';
 import { payoutReserveEntry } from '../balances/posting-rules';
 import { BankAccountRepository } from '../bank-accounts/bank-account.repository';
+import { PayoutRail } from './payout-rail';
 import { announcePayout } from './payout.events';
 import { presentPayout } from './payout.presenter';
 import { PayoutRepository } from './payout.repository';
@@ -30,7 +30,7 @@ export class PayoutService {
     private readonly bankAccounts: BankAccountRepository,
     private readonly directory: AccountDirectory,
     private readonly ledger: MerchantLedger,
-    @Inject(PAYOUTS_CONFIG) private readonly config: PayoutsConfig,
+    private readonly rail: PayoutRail,
   ) {}
 
   async create(tx: TransactionContext, actor: Actor, payload: CreatePayoutPayload): Promise<PayoutView> {
@@ -48,9 +48,9 @@ export class PayoutService {
       internalNote: payload.internal_note ?? '',
       ...destination,
       status: 'INITIATED',
-      nextStepAt: new Date(Date.now() + this.config.PAYOUT_PROCESSING_DELAY_MS),
     });
     await announcePayout(tx.manager, payout);
+    await this.rail.scheduleFirstStep(tx, id);
     // Last: the reserve locks the available balance's row until the commit, and every payout of the
     // account waits on that row, so it is held for as few statements as possible. If it is refused, the
     // payout row and its event roll back with it.

@@ -17,8 +17,6 @@ export interface Payout {
   payoutAccountId: string | null;
   status: PayoutStatus;
   failureReason: string;
-  /** When the bank rail takes the next step (null once final). */
-  nextStepAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
   completedAt: Date | null;
@@ -37,7 +35,6 @@ export interface PayoutRow {
   payout_account_id: string | null;
   status: PayoutStatus;
   failure_reason: string;
-  next_step_at: Date | null;
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
@@ -57,7 +54,6 @@ export function toPayout(row: PayoutRow): Payout {
     payoutAccountId: row.payout_account_id,
     status: row.status,
     failureReason: row.failure_reason,
-    nextStepAt: row.next_step_at === null ? null : new Date(row.next_step_at),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
     completedAt: row.completed_at === null ? null : new Date(row.completed_at),
