@@ -27,7 +27,7 @@ import {
   VerifiedCredential,
 } from './accounts';
 import { CreateSubAccountDto } from './create-sub-account.dto';
-import { Country, Text } from './validation/field-rules';
+import { Country, Text, Uuid } from './validation/field-rules';
 import { PagePayload } from './validation/paging';
 
 /**
@@ -62,7 +62,8 @@ export class GetAdditionalPayload {
 
 /** The gateway's `x-on-behalf-of`: may the actor act for this account? */
 export class ResolveOnBehalfOfPayload {
-  @IsUUID('4') target_account_id!: string;
+  /** Any uuid (the gateway's rule too): a well-formed id that names no sub-account is sub_account_not_found. */
+  @Uuid() target_account_id!: string;
 }
 
 /** Token issuance: client id + API key, and the caller's IP as the gateway saw it (the allow-list). */
