@@ -208,7 +208,7 @@ describe('signing', () => {
     }
   });
 
-  it('signs with both secrets during a rotation overlap, and the SDK header with the new one', async () => {
+  it('signs with both secrets during a rotation overlap, and the SDK header with the old one', async () => {
     const { accountId, path, endpoint } = await accountWithEndpoint();
     const rotated = resultOf(
       await dispatcher.mutate<RotatedWebhookSecretView>(
@@ -229,8 +229,9 @@ describe('signing', () => {
     expect(standardWebhooksVerifies(request.rawBody, request.headers, rotated.secret, nowSeconds())).toBe(
       true,
     );
-    expect(sdkVerifies(request.rawBody, request.headers, rotated.secret, nowSeconds())).toBe(true);
-    expect(sdkVerifies(request.rawBody, request.headers, endpoint.secret, nowSeconds())).toBe(false);
+    // A receiver on the official SDK still holds the old secret: it keeps verifying until the overlap ends.
+    expect(sdkVerifies(request.rawBody, request.headers, endpoint.secret, nowSeconds())).toBe(true);
+    expect(sdkVerifies(request.rawBody, request.headers, rotated.secret, nowSeconds())).toBe(false);
   });
 
   it('stops signing with the old secret when the rotation asks for no overlap', async () => {
@@ -250,6 +251,9 @@ describe('signing', () => {
     expect(standardWebhooksVerifies(request.rawBody, request.headers, endpoint.secret, nowSeconds())).toBe(
       false,
     );
+    // With the overlap over, the SDK header moves to the new secret.
+    expect(sdkVerifies(request.rawBody, request.headers, rotated.secret, nowSeconds())).toBe(true);
+    expect(sdkVerifies(request.rawBody, request.headers, endpoint.secret, nowSeconds())).toBe(false);
   });
 });
 
