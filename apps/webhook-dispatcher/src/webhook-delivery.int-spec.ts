@@ -162,6 +162,13 @@ describe('signing', () => {
     expect(request.headers['x-wk-timestamp']).toBe(request.headers['webhook-timestamp']);
     expect(request.headers['x-wk-signature']).toMatch(/^[0-9a-f]{128}$/);
     expect(sdkVerifies(request.rawBody, request.headers, endpoint.secret, nowSeconds())).toBe(true);
+    // Signed with the secret the create reply showed, which the database holds only sealed.
+    const [stored] = await dispatcher.dataSource.query(
+      'SELECT sealed_secret FROM webhook_endpoint_secrets WHERE endpoint_id = $1',
+      [endpoint.endpoint_id],
+    );
+    expect(stored.sealed_secret).toMatch(/^v2\.k1\./);
+    expect(stored.sealed_secret).not.toContain(endpoint.secret.slice('whsec_'.length));
     expect(standardWebhooksVerifies(request.rawBody, request.headers, endpoint.secret, nowSeconds())).toBe(
       true,
     );

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { decodeAes256Key } from './aes-key';
+import { decodeAes256Key } from '@paygrid/envelope-crypto';
 import { DEVELOPMENT_CARD_TRANSPORT_KEY, openCardSecrets, sealCardSecrets } from './transport-seal';
 
 describe('card transport sealing', () => {
