@@ -28,7 +28,10 @@ const dataSourceWith = (migrations: Function[]) =>
   createDataSource({ url: database.url, app: 'webhook-dispatcher', migrations });
 
 async function storedSecret(endpointId: string): Promise<string> {
-  const [row] = await data.query('SELECT sealed_secret FROM webhook_endpoint_secrets WHERE endpoint_id = $1', [endpointId]);
+  const [row] = await data.query(
+    'SELECT sealed_secret FROM webhook_endpoint_secrets WHERE endpoint_id = $1',
+    [endpointId],
+  );
   return row.sealed_secret;
 }
 
@@ -46,7 +49,10 @@ beforeAll(async () => {
        VALUES ($1, 'acct', 'acct', 'https://merchant.example/hooks', 'ENABLED')`,
       [endpointId],
     );
-    await before.query('INSERT INTO webhook_endpoint_secrets (endpoint_id, secret) VALUES ($1, $2)', [endpointId, secret]);
+    await before.query('INSERT INTO webhook_endpoint_secrets (endpoint_id, secret) VALUES ($1, $2)', [
+      endpointId,
+      secret,
+    ]);
   }
   await before.destroy();
   data = dataSourceWith([
@@ -85,7 +91,10 @@ describe('the migration that seals stored secrets', () => {
 
 describe('key rotation', () => {
   const newKey = { WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64'), WEBHOOK_SECRETS_KEY_ID: 'k2' };
-  const rotated = defaultKeysSecretVault({ ...newKey, WEBHOOK_SECRETS_RETIRED_KEYS: `k1:${DEVELOPMENT_WEBHOOK_SECRETS_KEY}` });
+  const rotated = defaultKeysSecretVault({
+    ...newKey,
+    WEBHOOK_SECRETS_RETIRED_KEYS: `k1:${DEVELOPMENT_WEBHOOK_SECRETS_KEY}`,
+  });
 
   it('re-seals every secret under the new key at boot, and the retired key can then leave the ring', async () => {
     const reseal = new WebhookSecretReseal(data, new WebhookSecretRepository(), rotated);

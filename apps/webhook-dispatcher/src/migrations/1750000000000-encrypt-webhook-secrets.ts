@@ -33,7 +33,9 @@ export function encryptWebhookSecretsMigration(ring: KeyRing): new () => Migrati
     }
 
     async down(runner: QueryRunner): Promise<void> {
-      await runner.query('ALTER TABLE webhook_endpoint_secrets DROP CONSTRAINT webhook_endpoint_secrets_sealed_check');
+      await runner.query(
+        'ALTER TABLE webhook_endpoint_secrets DROP CONSTRAINT webhook_endpoint_secrets_sealed_check',
+      );
       const rows: SecretRow[] = await runner.query(
         'SELECT secret_id, endpoint_id, sealed_secret AS value FROM webhook_endpoint_secrets ORDER BY secret_id FOR UPDATE',
       );

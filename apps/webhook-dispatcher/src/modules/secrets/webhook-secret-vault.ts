@@ -14,7 +14,10 @@ export type SecretKeysConfig = Pick<
 >;
 
 export function webhookSecretKeyRing(config: SecretKeysConfig): KeyRing {
-  if (config.NODE_ENV === 'production' && config.WEBHOOK_SECRETS_KEY.equals(decodeAes256Key(DEVELOPMENT_WEBHOOK_SECRETS_KEY))) {
+  if (
+    config.NODE_ENV === 'production' &&
+    config.WEBHOOK_SECRETS_KEY.equals(decodeAes256Key(DEVELOPMENT_WEBHOOK_SECRETS_KEY))
+  ) {
     throw new Error('WEBHOOK_SECRETS_KEY: the published development key may not be used in production');
   }
   return new KeyRing({

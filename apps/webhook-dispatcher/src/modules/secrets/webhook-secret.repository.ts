@@ -11,7 +11,12 @@ export interface SealedSecretRow {
 @Injectable()
 export class WebhookSecretRepository {
   /** Up to `limit` secrets not sealed under `activeKeyId`, oldest first, after `afterId`. */
-  async notUnderKey(executor: Executor, activeKeyId: string, afterId: string, limit: number): Promise<SealedSecretRow[]> {
+  async notUnderKey(
+    executor: Executor,
+    activeKeyId: string,
+    afterId: string,
+    limit: number,
+  ): Promise<SealedSecretRow[]> {
     return executor.query(
       `SELECT secret_id::text, endpoint_id, sealed_secret FROM webhook_endpoint_secrets
         WHERE secret_id > $2::bigint AND split_part(sealed_secret, '.', 2) <> $1

@@ -25,7 +25,9 @@ export class WebhookSecretReseal implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const { resealed, unreadable } = await this.resealAll();
     if (resealed > 0 || unreadable > 0) {
-      this.logger.log(`webhook secrets re-sealed under key ${this.vault.ring.activeKeyId}: ${resealed}; unreadable: ${unreadable}`);
+      this.logger.log(
+        `webhook secrets re-sealed under key ${this.vault.ring.activeKeyId}: ${resealed}; unreadable: ${unreadable}`,
+      );
     }
   }
 
@@ -44,7 +46,8 @@ export class WebhookSecretReseal implements OnApplicationBootstrap {
           unreadable += 1;
           continue;
         }
-        if (await this.secrets.replace(this.dataSource, row, this.vault.seal(row.endpoint_id, secret))) resealed += 1;
+        if (await this.secrets.replace(this.dataSource, row, this.vault.seal(row.endpoint_id, secret)))
+          resealed += 1;
       }
       if (rows.length < BATCH) return { resealed, unreadable };
       afterId = rows[rows.length - 1].secret_id;
