@@ -5278,7 +5278,8 @@ export const WIRE_SCHEMAS = {
     "type": "object",
     "properties": {
       "target_account_id": {
-        "type": "string"
+        "type": "string",
+        "description": "Any uuid (the gateway's rule too): a well-formed id that names no sub-account is sub_account_not_found."
       }
     },
     "required": [
