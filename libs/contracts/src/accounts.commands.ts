@@ -51,11 +51,12 @@ export class RetrieveAccountPayload extends RetrieveAccountQuery {
   @IsUUID('4') account_id!: string;
 }
 
-/** `GET /v1/accounts/get_additional` (spec 4.10). Upper case only: the document table is keyed so. */
+/**
+ * `GET /v1/accounts/get_additional` (spec 4.10). The country in either case, like every other country field
+ * (create sub-account's included): the SDK passes the caller's value as is, and the table upper-cases it.
+ */
 export class GetAdditionalPayload {
-  @Matches(/^[A-Z]{2}$/, { message: '$property must be an ISO 3166-1 alpha-2 country code' })
-  @Country()
-  country!: string;
+  @Country() country!: string;
 
   @IsIn(BUSINESS_CODES) business_code!: BusinessCode;
 }

@@ -161,6 +161,11 @@ describe('account query DTOs', () => {
     ).toBe(true);
   });
 
+  it('takes the country of get_additional in either case, as create sub-account does', () => {
+    expect(validatePayload(GetAdditionalPayload, { country: 'sg', business_code: 'ACQUIRING' }).ok).toBe(true);
+    expect(validatePayload(GetAdditionalPayload, { country: 'SG', business_code: 'ACQUIRING' }).ok).toBe(true);
+  });
+
   it('checks the country and business code of get_additional', () => {
     expect(validatePayload(GetAdditionalPayload, { country: 'XX', business_code: 'CASH' })).toEqual({
       ok: false,

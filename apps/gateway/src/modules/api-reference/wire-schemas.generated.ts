@@ -3062,7 +3062,7 @@ export const WIRE_SCHEMAS = {
       "business_code"
     ],
     "additionalProperties": false,
-    "description": "`GET /v1/accounts/get_additional` (spec 4.10). Upper case only: the document table is keyed so."
+    "description": "`GET /v1/accounts/get_additional` (spec 4.10). The country in either case, like every other country field (create sub-account's included): the SDK passes the caller's value as is, and the table upper-cases it."
   },
   "HostedConfirmPayload": {
     "type": "object",
