@@ -21,6 +21,16 @@ describe('card transport sealing', () => {
     expect(() => openCardSecrets('4242424242424242', key)).toThrow('unknown format');
   });
 
+  it('opens what the sealing before libs/envelope-crypto wrote (mixed versions during a rolling deploy)', () => {
+    // Sealed by the earlier, standalone implementation under the development transport key.
+    const sealedBefore =
+      'v1.zhD7dLjdYwMjZwqF.mfgLXOBDK-_IW540WCj45Q.XtoJh_zSDalnG9Kn64f4aquV_Ez7V-oDQrzNznt18_YR4TJhzqAUyz4QA-OQTQ';
+    expect(openCardSecrets(sealedBefore, decodeAes256Key(DEVELOPMENT_CARD_TRANSPORT_KEY))).toEqual({
+      card_number: '4242424242424242',
+      cvc: '123',
+    });
+  });
+
   it('reads a base64 32-byte key and refuses anything else', () => {
     expect(decodeAes256Key(DEVELOPMENT_CARD_TRANSPORT_KEY)).toHaveLength(32);
     expect(() => decodeAes256Key('c2hvcnQ=')).toThrow('must be 32 bytes');
