@@ -14,7 +14,7 @@ import { createTestDatabase, deleteRedisKeys, testBrokers, TestStack, waitFor, W
 import { newId } from '@paygrid/ids';
 import { EndpointRepository } from '../../apps/webhook-dispatcher/src/modules/endpoints/endpoint.repository';
 import { newWebhookSecret } from '../../apps/webhook-dispatcher/src/modules/sending/webhook-signer';
-import { dispatcherProcess, dispatcherTestEnv } from '../../apps/webhook-dispatcher/src/test/dispatcher-service';
+import { defaultKeysSecretVault, dispatcherProcess, dispatcherTestEnv } from '../../apps/webhook-dispatcher/src/test/dispatcher-service';
 
 /**
  * Webhook delivery benchmark: the compiled dispatcher as its own process, a service's transactional
@@ -65,7 +65,7 @@ export async function runWebhookBench(options: WebhookBenchOptions = {}): Promis
     await dispatcher.start();
     await dispatcherData.initialize();
     const accountId = randomUUID();
-    const endpoints = new EndpointRepository();
+    const endpoints = new EndpointRepository(defaultKeysSecretVault());
     const endpoint = await endpoints.insert(dispatcherData, {
       endpointId: newId('whep'),
       accountId,

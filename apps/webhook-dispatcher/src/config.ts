@@ -1,3 +1,4 @@
+import { decodeAes256Key, EncryptionKey, KEY_ID_PATTERN, parseRetiredKeys } from '@paygrid/envelope-crypto';
 import { APP_CONFIG, commonConfig, ConfigOf, ConfigSchema, ConfigVar, env } from '@paygrid/platform';
 
 /**
@@ -39,6 +40,12 @@ function opsToken(description: string): ConfigVar<string> {
     },
   };
 }
+
+/**
+ * Development default of WEBHOOK_SECRETS_KEY, published so a local stack runs with no setup; a production
+ * process refuses to boot with it (webhook-secret-vault.ts).
+ */
+export const DEVELOPMENT_WEBHOOK_SECRETS_KEY = 'cGF5Z3JpZC1kZXYtd2ViaG9vay1zZWNyZXRzLWtleTE=';
 
 export const configSchema = {
   ...commonConfig('webhook-dispatcher'),
@@ -99,6 +106,26 @@ export const configSchema = {
       max: 600_000,
     },
   ),
+  WEBHOOK_SECRETS_KEY: {
+    description: 'AES-256-GCM key (base64, 32 bytes) encrypting endpoint signing secrets at rest',
+    default: DEVELOPMENT_WEBHOOK_SECRETS_KEY,
+    secret: true,
+    parse: decodeAes256Key,
+  } satisfies ConfigVar<Buffer>,
+  WEBHOOK_SECRETS_KEY_ID: {
+    description: 'id stored in every secret WEBHOOK_SECRETS_KEY encrypts ([A-Za-z0-9_-], at most 32); a new key needs a new id',
+    default: 'k1',
+    parse(raw: string) {
+      if (!KEY_ID_PATTERN.test(raw)) throw new Error('must be 1 to 32 of [A-Za-z0-9_-]');
+      return raw;
+    },
+  } satisfies ConfigVar<string>,
+  WEBHOOK_SECRETS_RETIRED_KEYS: {
+    description: 'retired secret keys as id:base64key,… that still decrypt (rotation); "none" for none',
+    default: 'none',
+    secret: true,
+    parse: parseRetiredKeys,
+  } satisfies ConfigVar<EncryptionKey[]>,
   OPS_TOKEN: opsToken('bearer token of the ops routes (/ops/queues); empty switches them off'),
 } satisfies ConfigSchema;
 

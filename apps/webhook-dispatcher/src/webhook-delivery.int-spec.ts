@@ -162,6 +162,13 @@ describe('signing', () => {
     expect(request.headers['x-wk-timestamp']).toBe(request.headers['webhook-timestamp']);
     expect(request.headers['x-wk-signature']).toMatch(/^[0-9a-f]{128}$/);
     expect(sdkVerifies(request.rawBody, request.headers, endpoint.secret, nowSeconds())).toBe(true);
+    // Signed with the secret the create reply showed, which the database holds only sealed.
+    const [stored] = await dispatcher.dataSource.query(
+      'SELECT sealed_secret FROM webhook_endpoint_secrets WHERE endpoint_id = $1',
+      [endpoint.endpoint_id],
+    );
+    expect(stored.sealed_secret).toMatch(/^v2\.k1\./);
+    expect(stored.sealed_secret).not.toContain(endpoint.secret.slice('whsec_'.length));
     expect(standardWebhooksVerifies(request.rawBody, request.headers, endpoint.secret, nowSeconds())).toBe(
       true,
     );
@@ -208,7 +215,7 @@ describe('signing', () => {
     }
   });
 
-  it('signs with both secrets during a rotation overlap, and the SDK header with the new one', async () => {
+  it('signs with both secrets during a rotation overlap, and the SDK header with the old one', async () => {
     const { accountId, path, endpoint } = await accountWithEndpoint();
     const rotated = resultOf(
       await dispatcher.mutate<RotatedWebhookSecretView>(
@@ -229,8 +236,9 @@ describe('signing', () => {
     expect(standardWebhooksVerifies(request.rawBody, request.headers, rotated.secret, nowSeconds())).toBe(
       true,
     );
-    expect(sdkVerifies(request.rawBody, request.headers, rotated.secret, nowSeconds())).toBe(true);
-    expect(sdkVerifies(request.rawBody, request.headers, endpoint.secret, nowSeconds())).toBe(false);
+    // A receiver on the official SDK still holds the old secret: it keeps verifying until the overlap ends.
+    expect(sdkVerifies(request.rawBody, request.headers, endpoint.secret, nowSeconds())).toBe(true);
+    expect(sdkVerifies(request.rawBody, request.headers, rotated.secret, nowSeconds())).toBe(false);
   });
 
   it('stops signing with the old secret when the rotation asks for no overlap', async () => {
@@ -250,6 +258,9 @@ describe('signing', () => {
     expect(standardWebhooksVerifies(request.rawBody, request.headers, endpoint.secret, nowSeconds())).toBe(
       false,
     );
+    // With the overlap over, the SDK header moves to the new secret.
+    expect(sdkVerifies(request.rawBody, request.headers, rotated.secret, nowSeconds())).toBe(true);
+    expect(sdkVerifies(request.rawBody, request.headers, endpoint.secret, nowSeconds())).toBe(false);
   });
 });
 

@@ -3,12 +3,15 @@ import { commandControllerFor, PlatformModule } from '@paygrid/platform';
 import { DispatcherConfig } from './config';
 import { WebhookEvents1710000000100 } from './migrations/1710000000100-webhook-events';
 import { WebhookDeliveries1740000000000 } from './migrations/1740000000000-webhook-deliveries';
+import { encryptWebhookSecretsMigration } from './migrations/1750000000000-encrypt-webhook-secrets';
 import { DeliveriesModule } from './modules/deliveries/deliveries.module';
 import { EndpointsModule } from './modules/endpoints/endpoints.module';
 import { EventsModule } from './modules/events/events.module';
 import { OpsModule } from './modules/ops/ops.module';
 import { deliveryJobsOptions } from './modules/sending/delivery-queue';
 import { SendingModule } from './modules/sending/sending.module';
+import { WebhookSecretsModule } from './modules/secrets/webhook-secrets.module';
+import { webhookSecretKeyRing } from './modules/secrets/webhook-secret-vault';
 
 /**
  * The webhook dispatcher (docs/webhooks.md): stores every domain event once and fans it out to the
@@ -16,7 +19,7 @@ import { SendingModule } from './modules/sending/sending.module';
  * is due, BullMQ wakes the worker), answers the `webhooks` command family (endpoints, deliveries,
  * replay), and serves the on-call queue view and metrics on its own port.
  *
- * Features import one another one way: deliveries ← endpoints ← events, sending; deliveries ← ops.
+ * Features import one another one way: secrets ← deliveries ← endpoints ← events, sending; deliveries ← ops.
  */
 @Module({})
 export class WebhookDispatcherModule {
@@ -29,13 +32,19 @@ export class WebhookDispatcherModule {
           config,
           // The job worker, the intake and the reconciler share the pool; a few more connections than the default.
           database: {
-            migrations: [WebhookEvents1710000000100, WebhookDeliveries1740000000000],
+            migrations: [
+              WebhookEvents1710000000100,
+              WebhookDeliveries1740000000000,
+              // Seals the secrets stored in clear before it: it needs the configured key ring.
+              encryptWebhookSecretsMigration(webhookSecretKeyRing(config)),
+            ],
             poolSize: 20,
           },
           commands: true,
           redis: true,
           jobs: deliveryJobsOptions(config),
         }),
+        WebhookSecretsModule,
         DeliveriesModule,
         EndpointsModule,
         EventsModule,

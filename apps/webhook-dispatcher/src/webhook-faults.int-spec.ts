@@ -25,7 +25,7 @@ import {
 import { newId } from '@paygrid/ids';
 import { EndpointRepository } from './modules/endpoints/endpoint.repository';
 import { newWebhookSecret } from './modules/sending/webhook-signer';
-import { dispatcherProcess, dispatcherTestEnv } from './test/dispatcher-service';
+import { defaultKeysSecretVault, dispatcherProcess, dispatcherTestEnv } from './test/dispatcher-service';
 import { sdkVerifies, standardWebhooksVerifies } from './test/verifiers';
 
 /**
@@ -99,7 +99,7 @@ describe('delivery under process kills and a Redis flush', () => {
   it('delivers every one of 1,000 outbox events at least once, duplicates being the same event', async () => {
     const accountId = randomUUID();
     const secret = newWebhookSecret();
-    const endpoints = new EndpointRepository();
+    const endpoints = new EndpointRepository(defaultKeysSecretVault());
     const endpoint = await endpoints.insert(dispatcherData, {
       endpointId: newId('whep'),
       accountId,

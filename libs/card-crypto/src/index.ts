@@ -1,9 +1,10 @@
 /**
  * @paygrid/card-crypto: the cryptography of card data (architecture rule 7), for the services that
  * hold card data (gateway, acquiring, issuing) and no one else (a lint rule enforces it): sealing card
- * secrets for the bus, and the vault that keeps them at rest.
+ * secrets for the bus, and the vault that keeps them at rest (built on libs/envelope-crypto, whose key
+ * helpers it re-exports for its users).
  */
-export { decodeAes256Key, deriveKey } from './aes-key';
+export { decodeAes256Key, deriveKey } from '@paygrid/envelope-crypto';
 export {
   CardSealError,
   DEVELOPMENT_CARD_TRANSPORT_KEY,

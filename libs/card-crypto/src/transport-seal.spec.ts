@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { decodeAes256Key } from './aes-key';
+import { decodeAes256Key } from '@paygrid/envelope-crypto';
 import { DEVELOPMENT_CARD_TRANSPORT_KEY, openCardSecrets, sealCardSecrets } from './transport-seal';
 
 describe('card transport sealing', () => {
@@ -19,6 +19,16 @@ describe('card transport sealing', () => {
     parts[3] = `${parts[3].slice(0, -2)}AA`;
     expect(() => openCardSecrets(parts.join('.'), key)).toThrow('could not be opened');
     expect(() => openCardSecrets('4242424242424242', key)).toThrow('unknown format');
+  });
+
+  it('opens what the sealing before libs/envelope-crypto wrote (mixed versions during a rolling deploy)', () => {
+    // Sealed by the earlier, standalone implementation under the development transport key.
+    const sealedBefore =
+      'v1.zhD7dLjdYwMjZwqF.mfgLXOBDK-_IW540WCj45Q.XtoJh_zSDalnG9Kn64f4aquV_Ez7V-oDQrzNznt18_YR4TJhzqAUyz4QA-OQTQ';
+    expect(openCardSecrets(sealedBefore, decodeAes256Key(DEVELOPMENT_CARD_TRANSPORT_KEY))).toEqual({
+      card_number: '4242424242424242',
+      cvc: '123',
+    });
   });
 
   it('reads a base64 32-byte key and refuses anything else', () => {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { isEnvelope, KeyRing } from '@paygrid/envelope-crypto';
 
 /**
  * Card secrets on the bus (architecture rule 7): the gateway seals the card number and CVC with
@@ -6,7 +6,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
  * (and no command-ledger or idempotency record of one) carries them in clear; acquiring opens them in
  * memory. A fresh 96-bit IV per card; the associated data binds the text to this purpose.
  *
- * Format: `v1.<iv>.<tag>.<ciphertext>` (base64url). libs/contracts knows only that it is a string.
+ * Format: `v1.<iv>.<tag>.<ciphertext>` (base64url), the unnamed envelope of libs/envelope-crypto. libs/contracts
+ * knows only that it is a string.
  */
 export interface CardSecrets {
   card_number: string;
@@ -17,38 +18,38 @@ export interface CardSecrets {
 export const DEVELOPMENT_CARD_TRANSPORT_KEY = 'cGF5Z3JpZC1kZXYtY2FyZC10cmFuc3BvcnQta2V5MDE=';
 
 const SEAL_VERSION = 'v1';
-const SEAL_AAD = Buffer.from('paygrid.card-transport.v1');
+const SEAL_AAD = 'paygrid.card-transport.v1';
 
 export class CardSealError extends Error {}
 
 export function sealCardSecrets(secrets: CardSecrets, key: Buffer): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(SEAL_AAD);
-  const body = Buffer.concat([cipher.update(JSON.stringify(secrets), 'utf8'), cipher.final()]);
-  return [SEAL_VERSION, ...[iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url'))].join(
-    '.',
-  );
+  return transportRing(key).encrypt(JSON.stringify(secrets), SEAL_AAD);
 }
 
 /** Throws CardSealError when the value was not sealed with this key or was altered. */
 export function openCardSecrets(sealed: string, key: Buffer): CardSecrets {
-  const parts = typeof sealed === 'string' ? sealed.split('.') : [];
-  if (parts.length !== 4 || parts[0] !== SEAL_VERSION)
+  if (typeof sealed !== 'string' || !isEnvelope(sealed) || !sealed.startsWith(`${SEAL_VERSION}.`)) {
     throw new CardSealError('sealed card has an unknown format');
+  }
+  let text: string;
   try {
-    const [, iv, tag, body] = parts.map((part) => Buffer.from(part, 'base64url'));
-    const decipher = createDecipheriv('aes-256-gcm', key, iv);
-    decipher.setAAD(SEAL_AAD);
-    decipher.setAuthTag(tag);
-    const text = Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
-    const value = JSON.parse(text) as Partial<CardSecrets>;
-    if (typeof value.card_number !== 'string' || typeof value.cvc !== 'string') {
-      throw new CardSealError('sealed card lacks card_number or cvc');
-    }
-    return { card_number: value.card_number, cvc: value.cvc };
-  } catch (error) {
-    if (error instanceof CardSealError) throw error;
+    text = transportRing(key).decrypt(sealed, SEAL_AAD);
+  } catch {
     throw new CardSealError('sealed card could not be opened with this key');
   }
+  let value: Partial<CardSecrets>;
+  try {
+    value = JSON.parse(text) as Partial<CardSecrets>;
+  } catch {
+    throw new CardSealError('sealed card could not be opened with this key');
+  }
+  if (typeof value.card_number !== 'string' || typeof value.cvc !== 'string') {
+    throw new CardSealError('sealed card lacks card_number or cvc');
+  }
+  return { card_number: value.card_number, cvc: value.cvc };
+}
+
+/** The transport key as an unnamed key ring: its envelopes are the `v1` format above. */
+function transportRing(key: Buffer): KeyRing {
+  return new KeyRing({ active: { id: null, key } });
 }

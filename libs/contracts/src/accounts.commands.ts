@@ -27,7 +27,7 @@ import {
   VerifiedCredential,
 } from './accounts';
 import { CreateSubAccountDto } from './create-sub-account.dto';
-import { Country, Text } from './validation/field-rules';
+import { Country, Text, Uuid } from './validation/field-rules';
 import { PagePayload } from './validation/paging';
 
 /**
@@ -51,18 +51,20 @@ export class RetrieveAccountPayload extends RetrieveAccountQuery {
   @IsUUID('4') account_id!: string;
 }
 
-/** `GET /v1/accounts/get_additional` (spec 4.10). Upper case only: the document table is keyed so. */
+/**
+ * `GET /v1/accounts/get_additional` (spec 4.10). The country in either case, like every other country field
+ * (create sub-account's included): the SDK passes the caller's value as is, and the table upper-cases it.
+ */
 export class GetAdditionalPayload {
-  @Matches(/^[A-Z]{2}$/, { message: '$property must be an ISO 3166-1 alpha-2 country code' })
-  @Country()
-  country!: string;
+  @Country() country!: string;
 
   @IsIn(BUSINESS_CODES) business_code!: BusinessCode;
 }
 
 /** The gateway's `x-on-behalf-of`: may the actor act for this account? */
 export class ResolveOnBehalfOfPayload {
-  @IsUUID('4') target_account_id!: string;
+  /** Any uuid (the gateway's rule too): a well-formed id that names no sub-account is sub_account_not_found. */
+  @Uuid() target_account_id!: string;
 }
 
 /** Token issuance: client id + API key, and the caller's IP as the gateway saw it (the allow-list). */

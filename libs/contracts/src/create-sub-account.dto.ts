@@ -34,11 +34,16 @@ import { CrossFieldRules } from './validation/cross-field-rules';
  *
  * Required beyond what the SDK's type marks (our choice, documented in docs/accounts.md):
  * - `business_type` (what the SDKs send) or `business_code` (the spec's array): either is enough;
- * - COMPANY: `company_info` with legal_business_name, legal_business_name_english,
- *   country_of_incorporation, company_type, phone_number, email_address, company_registration_number;
- * - INDIVIDUAL: `individual_info` (names, nationality, date_of_birth, email, phone, residence address),
- *   `expected_activity` and `proof_documents.proof_of_address`.
- * Everything else is optional but validated when present; unknown fields are refused.
+ * - INDIVIDUAL: `expected_activity` and `proof_documents.proof_of_address` (wire-compat 10.3: "needed for
+ *   INDIVIDUAL");
+ * - COMPANY with `inherit: -1` (do not inherit the master's profile): `company_info`.
+ * `company_info` and `individual_info` are optional as the SDK types them (its minimal create sends
+ * `{business_type, entity_type, nickname, inherit}`); a sub-account created without them takes the
+ * master's profile (sub-account.mapper.ts). When present they are complete: company_info with
+ * legal_business_name, legal_business_name_english, country_of_incorporation, company_type, phone_number,
+ * email_address, company_registration_number; individual_info with names, nationality, date_of_birth,
+ * email, phone and residence address. Everything else is optional but validated when present; unknown
+ * fields are refused.
  */
 export const ENTITY_TYPES = ['COMPANY', 'INDIVIDUAL'] as const satisfies readonly EntityType[];
 export const COMPANY_TYPES = ['SOLE_PROPRIETOR', 'LIMITED_COMPANY', 'PARTNERSHIP'] as const;
@@ -53,7 +58,8 @@ export const EMPLOYMENT_STATUSES = [
   'Other',
 ] as const;
 
-const isCompany = (body: Record<string, unknown>) => body.entity_type === 'COMPANY';
+/** Only a COMPANY that refuses the master's profile must bring its own. */
+const isCompanyNotInheriting = (body: Record<string, unknown>) => body.entity_type === 'COMPANY' && body.inherit === -1;
 const isIndividual = (body: Record<string, unknown>) => body.entity_type === 'INDIVIDUAL';
 
 export class CompanyInfoDto {
@@ -218,15 +224,13 @@ export class CreateSubAccountDto {
   /** 1: inherit the master's KYB profile; -1: do not. */
   @IsOptional() @IsIn([1, -1]) inherit?: 1 | -1;
 
-  @RequiredWhen(isCompany, 'when entity_type is COMPANY')
+  @RequiredWhen(isCompanyNotInheriting, 'when entity_type is COMPANY and inherit is -1')
   @Nested(() => CompanyInfoDto)
   company_info?: CompanyInfoDto;
 
   @Nested(() => AddressDto, { optional: true }) company_address?: AddressDto;
 
-  @RequiredWhen(isIndividual, 'when entity_type is INDIVIDUAL')
-  @Nested(() => IndividualInfoDto)
-  individual_info?: IndividualInfoDto;
+  @Nested(() => IndividualInfoDto, { optional: true }) individual_info?: IndividualInfoDto;
 
   @Nested(() => IdentityVerificationDto, { optional: true }) identity_verification?: IdentityVerificationDto;
   @Nested(() => OwnershipDetailsDto, { optional: true }) ownership_details?: OwnershipDetailsDto;

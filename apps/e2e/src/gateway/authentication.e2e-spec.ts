@@ -143,6 +143,8 @@ describe('rate limiting', () => {
     expect(limited.length).toBeGreaterThan(0);
     expect(limited[0].headers.get('retry-after')).toMatch(/^\d+$/);
     expect(isEnvelope(limited[0].body)).toBe(true);
+    // The per-account limit answers envelope A (docs/gateway.md); the per-card limits answer envelope B.
+    expect(limited[0].body).toEqual({ type: 'invalid_request_error', code: 'rate_limited', message: 'Request is too frequent' });
     expect(responses.every((response) => response.status === 429 || response.status === 400)).toBe(true);
   });
 });

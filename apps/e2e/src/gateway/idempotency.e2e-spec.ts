@@ -92,7 +92,7 @@ describe('idempotency', () => {
     expect(invalid.body).toMatchObject({ type: 'idempotency_error', code: 'invalid_key_format' });
     const missing = await api('POST', CREATE, { token, body: companySubAccount('No key'), idempotencyKey: null });
     expect(missing.status).toBe(400);
-    expect(missing.body).toMatchObject({ type: 'invalid_request_error' });
+    expect(missing.body).toMatchObject({ type: 'idempotency_error', code: 'invalid_key_format' });
   });
 
   it('stores nothing for a request refused by validation, so the corrected retry runs', async () => {

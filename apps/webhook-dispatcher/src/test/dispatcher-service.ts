@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { AppProcess, ServiceHarness, TestDatabase, TestStack } from '@paygrid/testing';
+import { loadConfig } from '@paygrid/platform';
 import { configSchema } from '../config';
+import { WebhookSecretVault } from '../modules/secrets/webhook-secret-vault';
 import { WebhookDispatcherModule } from '../webhook-dispatcher.module';
 
 /**
@@ -44,4 +46,12 @@ export function dispatcherProcess(
   env: Record<string, string>,
 ): Promise<AppProcess> {
   return AppProcess.on(stack, 'webhook-dispatcher', database.url, env);
+}
+
+/**
+ * The vault of a dispatcher started with the default (development) secret keys, for tests that write
+ * endpoints straight into its database: they must seal secrets as the dispatcher does.
+ */
+export function defaultKeysSecretVault(env: Record<string, string> = {}): WebhookSecretVault {
+  return new WebhookSecretVault(loadConfig(configSchema, { NODE_ENV: 'test', ...env }));
 }

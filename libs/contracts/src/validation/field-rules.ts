@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
+import { isUuid } from '@paygrid/ids';
 import { isSupportedCurrency, MoneyFormatError, parsePositiveAmount } from '@paygrid/money';
 import {
   ArrayMaxSize,
@@ -57,6 +58,20 @@ export const Phone = (options: { optional?: boolean } = {}): Rule =>
 
 export const Country = (options: { optional?: boolean } = {}): Rule =>
   optionalIf(options.optional, IsISO31661Alpha2({ message: '$property must be an ISO 3166-1 alpha-2 country code' }));
+
+/**
+ * A uuid of any version in canonical form (libs/ids' `isUuid`): the rule wherever an id is only looked up,
+ * so an id that names nothing is answered as not found, whatever its version, and gateway and services
+ * agree on what is well-formed (x-on-behalf-of).
+ */
+export const Uuid = (options: { optional?: boolean } = {}): Rule =>
+  optionalIf(
+    options.optional,
+    ValidateBy({
+      name: 'isUuid',
+      validator: { validate: (value: unknown) => isUuid(value), defaultMessage: () => '$property must be a uuid' },
+    }),
+  );
 
 /** A calendar date `YYYY-MM-DD` that exists (no 2023-02-30). */
 export const DateOnly = (options: { optional?: boolean } = {}): Rule =>

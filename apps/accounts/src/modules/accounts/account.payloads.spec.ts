@@ -62,15 +62,22 @@ describe('CreateSubAccountDto', () => {
     expect(problemsOf(body)).toEqual(['company_info.company_registration_number: is required']);
   });
 
-  it('requires company_info for a COMPANY', () => {
-    expect(problemsOf(companyBody({ company_info: undefined }))).toEqual([
-      'company_info: is required when entity_type is COMPANY',
-    ]);
+  it('accepts the SDK’s minimal COMPANY create, without company_info (wire-compat 10.3)', () => {
+    const minimal = { business_type: 'ACQUIRING', entity_type: 'COMPANY', nickname: 'Minimal', inherit: 1 };
+    expect(problemsOf(minimal)).toEqual([]);
+    expect(problemsOf({ business_type: 'ISSUING', entity_type: 'COMPANY' })).toEqual([]);
   });
 
-  it('requires individual_info, expected_activity and proof of address for an INDIVIDUAL', () => {
+  it('requires company_info only from a COMPANY that refuses the master’s profile (inherit -1)', () => {
+    expect(problemsOf(companyBody({ company_info: undefined, inherit: -1 }))).toEqual([
+      'company_info: is required when entity_type is COMPANY and inherit is -1',
+    ]);
+    expect(problemsOf(companyBody({ inherit: -1 }))).toEqual([]);
+  });
+
+  it('accepts an INDIVIDUAL without individual_info, and still requires expected_activity and proof of address', () => {
+    expect(problemsOf(individualBody({ individual_info: undefined }))).toEqual([]);
     expect(problemsOf(individualBody({ individual_info: undefined, expected_activity: undefined }))).toEqual([
-      'individual_info: is required when entity_type is INDIVIDUAL',
       'expected_activity: is required when entity_type is INDIVIDUAL',
     ]);
     expect(problemsOf(individualBody({ proof_documents: { proof_of_address: [] } }))).toEqual([
@@ -152,6 +159,11 @@ describe('account query DTOs', () => {
     expect(
       validatePayload(RetrieveAccountPayload, { account_id: '5a0d0b0c-0000-4000-8000-000000000001' }).ok,
     ).toBe(true);
+  });
+
+  it('takes the country of get_additional in either case, as create sub-account does', () => {
+    expect(validatePayload(GetAdditionalPayload, { country: 'sg', business_code: 'ACQUIRING' }).ok).toBe(true);
+    expect(validatePayload(GetAdditionalPayload, { country: 'SG', business_code: 'ACQUIRING' }).ok).toBe(true);
   });
 
   it('checks the country and business code of get_additional', () => {

@@ -64,7 +64,7 @@ export class AccountService {
     if (!isMaster(master)) throw AccountErrors.masterRequired();
     if (master.status !== 'ACTIVE') throw AccountErrors.notActive(master.status);
 
-    const created = await this.accounts.insert(manager, toNewAccount(body, master.accountId), {
+    const created = await this.accounts.insert(manager, toNewAccount(body, master), {
       reviewDelayMs: this.config.ACCOUNT_REVIEW_DELAY_MS,
     });
     if (!created) throw new Error('account insert returned no row');

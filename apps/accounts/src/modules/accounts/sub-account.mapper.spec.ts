@@ -1,18 +1,27 @@
 import { isUuidV4 } from '@paygrid/ids';
-import { companyBody, individualBody } from '../../test/fixtures';
+import { anAccount, companyBody, individualBody } from '../../test/fixtures';
 import { Account } from './account.types';
 import { CompanyAccountView, CreateSubAccountDto, IndividualAccountView, validatePayload } from '@paygrid/contracts';
 import { presentAccount, presentCreated } from './account.presenter';
 import { toNewAccount } from './sub-account.mapper';
 
 const MASTER = '5a0d0b0c-0000-4000-8000-000000000001';
+const masterAccount = anAccount({
+  accountId: MASTER,
+  accountName: 'Master Holdings Pte Ltd',
+  email: 'finance@master.example',
+  country: 'SG',
+  contactDetails: { email: 'finance@master.example', phone: '+6560000000' },
+  businessDetails: { legal_entity_name_english: 'Master Holdings Pte Ltd', registration_number: '201800001A' },
+  registrationAddress: { line1: '1 Raffles Place', city: 'Singapore', postal_code: '048616', country: 'SG' },
+});
 
 function mapped(body: Record<string, unknown>): Account {
   const result = validatePayload(CreateSubAccountDto, body);
   if (!result.ok) throw new Error(result.problems.join('; '));
   const created = new Date('2026-02-01T10:00:00Z');
   return {
-    ...toNewAccount(result.value, MASTER),
+    ...toNewAccount(result.value, masterAccount),
     shortReferenceId: 'P000123456',
     reviewDueAt: null,
     createdAt: created,
@@ -92,6 +101,34 @@ describe('toNewAccount and presentAccount', () => {
     for (const internal of ['review_due_at', 'capture_window_hours', 'onboarding_details', 'parent_account_id']) {
       expect(view).not.toHaveProperty(internal);
     }
+  });
+
+  it('gives a COMPANY created without company_info its master’s profile (the SDK’s minimal create)', () => {
+    const view = presentAccount(
+      mapped({ business_type: 'ACQUIRING', entity_type: 'COMPANY', nickname: 'Minimal', inherit: 1 }),
+    ) as CompanyAccountView;
+    expect(view).toMatchObject({
+      entity_type: 'COMPANY',
+      nickname: 'Minimal',
+      account_name: masterAccount.accountName,
+      email: masterAccount.email,
+      country: masterAccount.country,
+      contact_details: masterAccount.contactDetails,
+      business_details: masterAccount.businessDetails,
+      registration_address: masterAccount.registrationAddress,
+    });
+  });
+
+  it('names an INDIVIDUAL created without individual_info by its nickname, reached through the master', () => {
+    const view = presentAccount(mapped(individualBody({ individual_info: undefined, nickname: 'Jane' }))) as IndividualAccountView;
+    expect(view).toMatchObject({
+      entity_type: 'INDIVIDUAL',
+      account_name: 'Jane',
+      email: 'finance@master.example',
+      country: 'SG',
+      person_details: {},
+      residential_address: null,
+    });
   });
 
   it('answers create with the SDK’s response shape', () => {

@@ -1,5 +1,5 @@
 import { uuidV4 } from '@paygrid/ids';
-import { JsonObject, Representative } from './account.types';
+import { Account, JsonObject, Representative } from './account.types';
 import { NewAccount } from './account.repository';
 import {
   AccountAddress,
@@ -22,10 +22,10 @@ import {
  */
 export const DEFAULT_CAPTURE_WINDOW_HOURS = 24;
 
-export function toNewAccount(body: CreateSubAccountDto, parentAccountId: string): NewAccount {
+export function toNewAccount(body: CreateSubAccountDto, master: Account): NewAccount {
   const common = {
     accountId: uuidV4(),
-    parentAccountId,
+    parentAccountId: master.accountId,
     businessCode: requestedBusinessCodes(body),
     status: 'PROCESSING' as const,
     verificationStatus: 'PENDING' as const,
@@ -36,8 +36,8 @@ export function toNewAccount(body: CreateSubAccountDto, parentAccountId: string)
     onboardingDetails: onboardingDetails(body),
   };
   if (body.entity_type === 'INDIVIDUAL') {
-    // Validation guarantees individual_info for INDIVIDUAL.
-    const person = body.individual_info as IndividualInfoDto;
+    const person = body.individual_info;
+    if (!person) return { ...common, ...individualWithoutPersonDetails(body, master) };
     return {
       ...common,
       entityType: 'INDIVIDUAL',
@@ -54,8 +54,8 @@ export function toNewAccount(body: CreateSubAccountDto, parentAccountId: string)
       documents: individualDocuments(body),
     };
   }
-  // Validation guarantees company_info for COMPANY.
-  const company = body.company_info as CompanyInfoDto;
+  const company = body.company_info;
+  if (!company) return { ...common, ...companyInheritingFrom(master, body) };
   return {
     ...common,
     entityType: 'COMPANY',
@@ -69,6 +69,48 @@ export function toNewAccount(body: CreateSubAccountDto, parentAccountId: string)
     residentialAddress: null,
     businessAddress: body.business_details ? [toAddress(body.business_details, body.business_details.country_or_territory)] : [],
     representatives: (body.ownership_details?.representatives ?? []).map(toRepresentative),
+    documents: companyDocuments(body),
+  };
+}
+
+/** An INDIVIDUAL created without individual_info: the master's contact until person details arrive. */
+function individualWithoutPersonDetails(body: CreateSubAccountDto, master: Account) {
+  return {
+    entityType: 'INDIVIDUAL' as const,
+    email: master.email,
+    accountName: body.nickname ?? master.accountName,
+    country: master.country,
+    contactDetails: { ...master.contactDetails },
+    businessDetails: null,
+    personDetails: null,
+    registrationAddress: null,
+    residentialAddress: null,
+    businessAddress: [],
+    representatives: [],
+    documents: individualDocuments(body),
+  };
+}
+
+/** A COMPANY created without company_info takes its master's profile; what the body gives wins. */
+function companyInheritingFrom(master: Account, body: CreateSubAccountDto) {
+  return {
+    entityType: 'COMPANY' as const,
+    email: master.email,
+    accountName: master.accountName,
+    country: master.country,
+    contactDetails: { ...master.contactDetails },
+    businessDetails: master.businessDetails ? { ...master.businessDetails } : null,
+    personDetails: null,
+    registrationAddress: body.company_address
+      ? toAddress(body.company_address, body.company_address.country)
+      : master.registrationAddress,
+    residentialAddress: null,
+    businessAddress: body.business_details
+      ? [toAddress(body.business_details, body.business_details.country_or_territory)]
+      : [...master.businessAddress],
+    representatives: body.ownership_details?.representatives
+      ? body.ownership_details.representatives.map(toRepresentative)
+      : [...master.representatives],
     documents: companyDocuments(body),
   };
 }

@@ -20,8 +20,8 @@ Every POST needs \`x-idempotency-key\` (a uuid). The first request with a key ru
 (success or error) is stored for 24 hours and replayed byte for byte, with \`x-idempotent-replayed: true\`.
 While the first is still running, a repeat answers 400 \`request_being_processed\` ("The request is
 processing, retry with the same body"). The same key on another path answers \`key_mismatch_api\`, from
-another account \`key_mismatch_account\`, with another body \`key_mismatch_params\`; a key that is not a
-uuid \`invalid_key_format\`. A request refused by validation or authentication stores nothing. An
+another account \`key_mismatch_account\`, with another body \`key_mismatch_params\`; a key that is missing,
+empty or not a uuid \`invalid_key_format\`. A request refused by validation or authentication stores nothing. An
 \`api_error\` (500) is safe to retry with the same key: the retry completes the original operation
 instead of repeating it. GET requests accept and ignore the header.
 
@@ -30,13 +30,16 @@ Envelope A: \`{"type", "code", "message"}\`. Envelope B (legacy): \`{"code": 400
 
 | type | HTTP | codes |
 |---|---|---|
-| invalid_request_error | 400 (404 unknown route, 413 body over 1 MiB) | invalid_request_error (message: field path and rule), resource_not_found, account_not_found, sub_account_not_found |
+| invalid_request_error | 400 (404 unknown route, 413 body over 1 MiB) | invalid_request_error (message: field path and rule), resource_not_found, account_not_found, sub_account_not_found, operation_not_available (a spec operation not built yet: not worth retrying) |
 | idempotency_error | 400 | request_being_processed, key_mismatch_api, key_mismatch_account, key_mismatch_params, invalid_key_format |
 | unauthorized_error | 401 / 403 | unauthorized_error (Token expired, IP not allowed, Invalid auth token, API key revoked), forbidden |
-| api_error | 500 / 501 | api_error (safe to retry with the same key), operation_not_available |
+| api_error | 500 | api_error (safe to retry with the same key) |
 | envelope B | 400 | "Params JSON error": body not parseable or Content-Type missing |
+| envelope B | 429 | "Request is too frequent": sensitive card details and PAN tokens, per card |
 
-Rate limits: 100 requests per second per account, answered with HTTP 429 and \`Retry-After\`.
+Rate limits: 100 requests per second per account, answered with HTTP 429, \`Retry-After\` and envelope A
+(\`invalid_request_error\` / \`rate_limited\`); sensitive card details and PAN tokens at most 10 a minute per
+card, HTTP 429, \`Retry-After\` and envelope B \`{"code": 429, "message": "Request is too frequent"}\`.
 Pagination: \`page_size\` 10–100 (default 10), \`page_number\` from 1 (default 1); lists answer
 \`{total_pages, total_items, data}\`. Out-of-range values are a 400, never clamped.
 

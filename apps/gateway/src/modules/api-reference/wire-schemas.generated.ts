@@ -3062,7 +3062,7 @@ export const WIRE_SCHEMAS = {
       "business_code"
     ],
     "additionalProperties": false,
-    "description": "`GET /v1/accounts/get_additional` (spec 4.10). Upper case only: the document table is keyed so."
+    "description": "`GET /v1/accounts/get_additional` (spec 4.10). The country in either case, like every other country field (create sub-account's included): the SDK passes the caller's value as is, and the table upper-cases it."
   },
   "HostedConfirmPayload": {
     "type": "object",
@@ -5304,7 +5304,8 @@ export const WIRE_SCHEMAS = {
     "type": "object",
     "properties": {
       "target_account_id": {
-        "type": "string"
+        "type": "string",
+        "description": "Any uuid (the gateway's rule too): a well-formed id that names no sub-account is sub_account_not_found."
       }
     },
     "required": [

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AccountCommand, ResolvedAccount } from '@paygrid/contracts';
+import { isUuid } from '@paygrid/ids';
 import { CommandBus, Errors } from '@paygrid/platform';
 import { COMMAND_BUS } from '../commands/command-bus.provider';
 
@@ -8,10 +9,13 @@ import { COMMAND_BUS } from '../commands/command-bus.provider';
  * acts as itself. With it, the accounts service decides whether the caller may act for that account;
  * its positive answers are cached briefly per (caller, target) so a busy merchant pays the round trip
  * once per TTL, and account events evict entries when a sub-account is deactivated.
+ *
+ * The uuid rule is libs/ids' `isUuid`, the same the accounts service validates the lookup with: any
+ * well-formed uuid is looked up, so one that names no sub-account of the caller (a v1 uuid included) is
+ * `sub_account_not_found`; only a value that is not a uuid at all is a validation error.
  */
 const CACHE_TTL_MS = 30_000;
 const CACHE_MAX_ENTRIES = 10_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 export interface Caller {
   accountId: string;
@@ -34,7 +38,7 @@ export class OnBehalfOfResolver {
         short_reference_id: '',
       };
     }
-    if (!UUID.test(target)) throw Errors.invalidRequest('x-on-behalf-of must be the uuid of a sub-account');
+    if (!isUuid(target)) throw Errors.invalidRequest('x-on-behalf-of must be the uuid of a sub-account');
     const cacheKey = `${caller.accountId}:${target.toLowerCase()}`;
     const cached = this.cache.get(cacheKey);
     if (cached && cached.expiresAt > Date.now()) return cached.account;

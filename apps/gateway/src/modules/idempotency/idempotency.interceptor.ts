@@ -2,6 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
+import { isUuid } from '@paygrid/ids';
 import { ApiError, envelopeA } from '@paygrid/platform';
 import { AuthenticatedRequest, authOf } from '../../common/authenticated-request';
 import { IdempotencyService } from './idempotency.service';
@@ -18,8 +19,6 @@ import { IdempotencyService } from './idempotency.service';
 export const REPLAYED_HEADER = 'x-idempotent-replayed';
 const READ_ONLY_POST = 'paygrid:read-only-post';
 export const ReadOnlyPost = () => SetMetadata(READ_ONLY_POST, true);
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What the interceptor hands the route: the command id its one command must carry. */
 export interface IdempotencyClaim {
@@ -78,14 +77,18 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 }
 
+/**
+ * Spec 7.1 names one code for every key that is not usable: `invalid_key_format` ("not a non-empty string up
+ * to 255 characters"), so a missing or empty key is refused exactly like a malformed one, as an
+ * `idempotency_error` (the SDKs raise IdempotencyError for it, never retried). The uuid rule is the one of
+ * libs/ids (canonical form, any version), which also bounds the length.
+ */
 export function idempotencyKeyOf(request: AuthenticatedRequest): string {
   const header = request.headers['x-idempotency-key'];
-  const key = Array.isArray(header) ? header[0] : header;
-  if (!key) {
-    throw envelopeA('invalid_request_error', 'invalid_request_error', 'x-idempotency-key header is required on POST');
+  const key = (Array.isArray(header) ? header[0] : header) ?? '';
+  if (key === '') {
+    throw envelopeA('idempotency_error', 'invalid_key_format', 'x-idempotency-key header is required on POST: a uuid');
   }
-  if (key.length > 255 || !UUID.test(key)) {
-    throw envelopeA('idempotency_error', 'invalid_key_format', 'x-idempotency-key must be a uuid');
-  }
+  if (!isUuid(key)) throw envelopeA('idempotency_error', 'invalid_key_format', 'x-idempotency-key must be a uuid');
   return key.toLowerCase();
 }

@@ -1,19 +1,29 @@
 import { All, Controller, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { Errors } from '@paygrid/platform';
+import { envelopeA } from '@paygrid/platform';
 
 /**
- * Spec operations whose service is not built yet (issuing balances, transfers, transactions and reports, simulators) answer a clear api_error naming the operation, after
- * authentication, instead of a 404. Each issue that builds a service replaces its part
- * with real routes (Fastify prefers the more specific route, so real routes win over these).
+ * Spec operations whose service is not built yet (issuing balances, transfers, transactions and reports,
+ * the sandbox simulators) answer, after authentication, a clear refusal naming the operation instead of a
+ * 404. Each issue that builds a service replaces its part with real routes (Fastify prefers the more
+ * specific route, so real routes win over these).
+ *
+ * HTTP 400 envelope A `invalid_request_error` / `operation_not_available`, deliberately not a 5xx: the
+ * official SDKs retry every 5xx (and 408, 429) twice more, and an operation that does not exist yet will not
+ * appear between two retries (docs/conformance.md). Simulator paths are spelled as the SDKs call them,
+ * `/v1/simulation/...` (wire-compat §12).
  */
 // Placeholders, not operations: each is documented when its service arrives.
 @ApiExcludeController()
 @Controller()
 export class UnavailableController {
-  @All(['v1/issuing/transactions*', 'v1/simulator/*'])
+  @All(['v1/issuing/transactions*', 'v1/simulation/*'])
   notYet(@Req() request: FastifyRequest) {
-    throw Errors.operationNotAvailable(`${request.method} ${request.url.split('?')[0]}`);
+    throw operationNotAvailable(`${request.method} ${request.url.split('?')[0]}`);
   }
+}
+
+export function operationNotAvailable(operation: string) {
+  return envelopeA('invalid_request_error', 'operation_not_available', `${operation} is not available yet on this platform`);
 }

@@ -14,6 +14,7 @@ import {
   DueDelivery,
 } from './delivery.types';
 import { DeliveryEvent, deliveryMachine, DeliveryStatus } from './delivery.states';
+import { WebhookSecretVault } from '../secrets/webhook-secret-vault';
 
 /**
  * All SQL of webhook_deliveries and webhook_attempts, raw, with typed row mappers, and what a delivery
@@ -77,6 +78,8 @@ export type VisibleDelivery = DeliveryWithEvent & { endpointUrl: string | null }
 
 @Injectable()
 export class DeliveryRepository {
+  constructor(private readonly secretVault: WebhookSecretVault) {}
+
   /** One pending delivery per (event, endpoint), due now; a repeated pair adds nothing. */
   async insertMany(executor: Executor, pairs: NewDelivery[]): Promise<DueDelivery[]> {
     if (pairs.length === 0) return [];
@@ -120,7 +123,7 @@ export class DeliveryRepository {
             AND (lease_until IS NULL OR lease_until < now())
           RETURNING *)
        SELECT c.*, e.body, e.envelope->>'create_time' AS event_create_time, to_jsonb(p) AS endpoint,
-              ARRAY(SELECT s.secret FROM webhook_endpoint_secrets s
+              ARRAY(SELECT s.sealed_secret FROM webhook_endpoint_secrets s
                      WHERE s.endpoint_id = c.endpoint_id AND (s.expires_at IS NULL OR s.expires_at > now())
                      ORDER BY s.secret_id DESC) AS secrets
          FROM claimed c
@@ -135,7 +138,7 @@ export class DeliveryRepository {
       endpoint: toEndpoint(claimed.endpoint),
       body: claimed.body,
       eventCreateTime: claimed.event_create_time,
-      secrets: claimed.secrets,
+      secrets: claimed.secrets.map((sealed) => this.secretVault.open(claimed.endpoint_id, sealed)),
     };
   }
 

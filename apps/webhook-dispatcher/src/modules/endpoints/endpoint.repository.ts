@@ -3,6 +3,7 @@ import { Executor, rowsOf } from '@paygrid/platform';
 import { conditionalUpdateSql } from '@paygrid/state-machine';
 import { Endpoint, EndpointRow } from './endpoint.types';
 import { EndpointEvent, endpointMachine } from './endpoint.states';
+import { WebhookSecretVault } from '../secrets/webhook-secret-vault';
 
 /**
  * All SQL of webhook_endpoints and webhook_endpoint_secrets, raw, with a typed row mapper (toEndpoint).
@@ -25,6 +26,8 @@ export interface EndpointChanges {
 
 @Injectable()
 export class EndpointRepository {
+  constructor(private readonly secretVault: WebhookSecretVault) {}
+
   async insert(executor: Executor, endpoint: NewEndpoint): Promise<Endpoint> {
     const rows = await executor.query(
       `INSERT INTO webhook_endpoints
@@ -164,10 +167,11 @@ export class EndpointRepository {
     );
   }
 
+  /** Stores the secret sealed (secrets module): the clear value never reaches SQL. */
   async insertSecret(executor: Executor, endpointId: string, secret: string): Promise<void> {
-    await executor.query('INSERT INTO webhook_endpoint_secrets (endpoint_id, secret) VALUES ($1, $2)', [
+    await executor.query('INSERT INTO webhook_endpoint_secrets (endpoint_id, sealed_secret) VALUES ($1, $2)', [
       endpointId,
-      secret,
+      this.secretVault.seal(endpointId, secret),
     ]);
   }
 
@@ -178,17 +182,6 @@ export class EndpointRepository {
         WHERE endpoint_id = $1 AND (expires_at IS NULL OR expires_at > now())`,
       [endpointId, expiresAt],
     );
-  }
-
-  /** Secrets that sign right now, newest first. */
-  async activeSecrets(executor: Executor, endpointId: string): Promise<string[]> {
-    const rows: { secret: string }[] = await executor.query(
-      `SELECT secret FROM webhook_endpoint_secrets
-        WHERE endpoint_id = $1 AND (expires_at IS NULL OR expires_at > now())
-        ORDER BY secret_id DESC`,
-      [endpointId],
-    );
-    return rows.map((row) => row.secret);
   }
 
   private async count(executor: Executor, accountId: string | null): Promise<number> {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DeliveriesModule } from '../deliveries/deliveries.module';
+import { WebhookSecretsModule } from '../secrets/webhook-secrets.module';
 import { EndpointCommandHandlers } from './endpoint.commands';
 import { EndpointRepository } from './endpoint.repository';
 import { EndpointService } from './endpoint.service';
@@ -10,7 +11,7 @@ import { EndpointService } from './endpoint.service';
  * the deliveries import. Exports what the intake (fan-out) and the sending worker use.
  */
 @Module({
-  imports: [DeliveriesModule],
+  imports: [DeliveriesModule, WebhookSecretsModule],
   providers: [EndpointRepository, EndpointService, EndpointCommandHandlers],
   exports: [EndpointRepository, EndpointService],
 })

@@ -11,14 +11,20 @@ describe('webhook signing', () => {
     expect(newWebhookSecret()).not.toBe(secret);
   });
 
-  it('signs x-wk-signature as hex HMAC-SHA512 of body then timestamp with the newest secret', () => {
+  it('signs x-wk-signature as hex HMAC-SHA512 of body then timestamp with the only secret', () => {
+    const headers = signedHeaders({ eventId: 'e1', body, secrets: ['whsec_only'], timestampSeconds: 1711077773 });
+    const expected = createHmac('sha512', 'whsec_only').update(`${body}1711077773`).digest('hex');
+    expect(headers['x-wk-signature']).toBe(expected);
+  });
+
+  it('keeps x-wk-signature on the oldest active secret during a rotation, for receivers still holding it', () => {
     const headers = signedHeaders({
       eventId: 'e1',
       body,
-      secrets: ['whsec_new', 'whsec_old'],
+      secrets: ['whsec_newest', 'whsec_new', 'whsec_old'],
       timestampSeconds: 1711077773,
     });
-    const expected = createHmac('sha512', 'whsec_new').update(`${body}1711077773`).digest('hex');
+    const expected = createHmac('sha512', 'whsec_old').update(`${body}1711077773`).digest('hex');
     expect(headers['x-wk-timestamp']).toBe('1711077773');
     expect(headers['x-wk-signature']).toBe(expected);
     expect(headers['x-wk-signature']).toMatch(/^[0-9a-f]{128}$/);

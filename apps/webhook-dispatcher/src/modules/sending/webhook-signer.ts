@@ -3,9 +3,11 @@ import { WEBHOOK_SECRET_PREFIX } from '@paygrid/contracts';
 
 /**
  * The headers of one delivery attempt (decisions §8, wire-compat §13.1):
- * - `x-wk-timestamp` (Unix seconds) and `x-wk-signature`: lower-case hex HMAC-SHA512 keyed with the newest
- *   secret as a UTF-8 string, over the raw body followed directly by the timestamp (what the official
- *   SDKs verify);
+ * - `x-wk-timestamp` (Unix seconds) and `x-wk-signature`: lower-case hex HMAC-SHA512 keyed with the
+ *   OLDEST active secret as a UTF-8 string, over the raw body followed directly by the timestamp (what the
+ *   official SDKs verify). The SDK's verifier takes one secret and this header holds one signature, so
+ *   during a rotation's overlap it stays on the secret receivers already hold and moves to the new one
+ *   exactly when the overlap ends (`previous_secret_expire_time`): a receiver switches when it is ready;
  * - the Standard Webhooks headers `webhook-id` (the event id, stable across retries, the receiver's
  *   dedupe key), `webhook-timestamp` and `webhook-signature`: `v1,<base64 HMAC-SHA256>` over
  *   `${id}.${timestamp}.${body}` keyed with the base64-decoded part of the secret after `whsec_`, one
@@ -29,7 +31,7 @@ export function standardWebhooksKey(secret: string): Buffer {
 export interface SigningInput {
   eventId: string;
   body: string;
-  /** Active secrets, newest first; at least one. */
+  /** Active secrets, newest first; at least one. The last one signs `x-wk-signature`. */
   secrets: readonly string[];
   timestampSeconds: number;
 }
@@ -38,7 +40,8 @@ export function signedHeaders(input: SigningInput): Record<string, string> {
   if (input.secrets.length === 0)
     throw new Error('an endpoint without an active secret cannot be signed for');
   const timestamp = String(input.timestampSeconds);
-  const legacy = createHmac('sha512', input.secrets[0])
+  const oldest = input.secrets[input.secrets.length - 1];
+  const legacy = createHmac('sha512', oldest)
     .update(input.body + timestamp, 'utf8')
     .digest('hex');
   const standard = input.secrets

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * AES-256 keys as they are configured (CARD_TRANSPORT_KEY, CARD_ENCRYPTION_KEY, issuing's vault keys):
- * base64 of exactly 32 bytes. A malformed key is refused at boot, naming the rule, never used.
+ * AES-256 keys as they are configured (CARD_TRANSPORT_KEY, CARD_ENCRYPTION_KEY, issuing's vault keys,
+ * WEBHOOK_SECRETS_KEY): base64 of exactly 32 bytes. A malformed key is refused at boot, naming the rule, never used.
  */
 export function decodeAes256Key(raw: string): Buffer {
   if (!/^[A-Za-z0-9+/]{43}=$/.test(raw))
