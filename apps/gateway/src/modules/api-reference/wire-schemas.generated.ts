@@ -395,6 +395,27 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false
   },
+  "BalanceTransactionStatus": {
+    "type": "string",
+    "enum": [
+      "PENDING",
+      "COMPLETED",
+      "FAILED"
+    ]
+  },
+  "BalanceTransactionType": {
+    "type": "string",
+    "enum": [
+      "DEPOSIT",
+      "TRANSFER_IN",
+      "TRANSFER_OUT",
+      "TRANSFER_REVERSAL",
+      "CARD_RECHARGE",
+      "CARD_RECHARGE_REVERSAL",
+      "CARD_WITHDRAW",
+      "CARD_BALANCE_RETURN"
+    ]
+  },
   "BalanceView": {
     "type": "object",
     "properties": {
@@ -2500,6 +2521,56 @@ export const WIRE_SCHEMAS = {
       "return_url"
     ]
   },
+  "CreateIssuingReportPayload": {
+    "type": "object",
+    "properties": {
+      "report_type": {
+        "$ref": "#/components/schemas/IssuingReportType"
+      },
+      "start_time": {
+        "type": "string",
+        "description": "Inclusive."
+      },
+      "end_time": {
+        "type": "string",
+        "description": "Exclusive, after start_time, at most REPORT_MAX_DAYS later."
+      }
+    },
+    "required": [
+      "report_type",
+      "start_time",
+      "end_time"
+    ],
+    "additionalProperties": false
+  },
+  "CreateIssuingTransferPayload": {
+    "type": "object",
+    "properties": {
+      "source_account_id": {
+        "type": "string"
+      },
+      "destination_account_id": {
+        "type": "string"
+      },
+      "currency": {
+        "$ref": "#/components/schemas/CardCurrency"
+      },
+      "amount": {
+        "type": "number"
+      },
+      "remark": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "source_account_id",
+      "destination_account_id",
+      "currency",
+      "amount"
+    ],
+    "additionalProperties": false,
+    "description": "wire-compat §11.10 CreateIssuingTransfer: between a master account and one of its sub-accounts."
+  },
   "CreatePayoutPayload": {
     "type": "object",
     "properties": {
@@ -2840,6 +2911,14 @@ export const WIRE_SCHEMAS = {
       }
     },
     "additionalProperties": false
+  },
+  "DepositStatus": {
+    "type": "string",
+    "enum": [
+      "PENDING",
+      "COMPLETED",
+      "FAILED"
+    ]
   },
   "DomainEvent": {
     "type": "object",
@@ -3498,6 +3577,111 @@ export const WIRE_SCHEMAS = {
     "additionalProperties": false,
     "description": "The answer of POST /v1/connect/token (wire-compat §2)."
   },
+  "IssuingBalanceStatus": {
+    "type": "string",
+    "enum": [
+      "ACTIVE",
+      "PENDING",
+      "PROCESSING",
+      "CLOSED"
+    ]
+  },
+  "IssuingBalanceTransactionView": {
+    "type": "object",
+    "properties": {
+      "transaction_id": {
+        "type": "string"
+      },
+      "short_transaction_id": {
+        "type": "string"
+      },
+      "account_id": {
+        "type": "string"
+      },
+      "balance_id": {
+        "type": "string"
+      },
+      "transaction_type": {
+        "type": "string"
+      },
+      "currency": {
+        "type": "string"
+      },
+      "amount": {
+        "type": "number"
+      },
+      "create_time": {
+        "type": "string"
+      },
+      "complete_time": {
+        "type": "string"
+      },
+      "transaction_status": {
+        "$ref": "#/components/schemas/BalanceTransactionStatus"
+      },
+      "ending_balance": {
+        "type": "number"
+      },
+      "description": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "transaction_id",
+      "short_transaction_id",
+      "account_id",
+      "balance_id",
+      "transaction_type",
+      "currency",
+      "amount",
+      "create_time",
+      "transaction_status",
+      "ending_balance"
+    ],
+    "additionalProperties": false,
+    "description": "wire-compat §11.10 IssuingBalanceTransaction: amounts as numbers, signed (a debit is negative)."
+  },
+  "IssuingBalanceView": {
+    "type": "object",
+    "properties": {
+      "balance_id": {
+        "type": "string"
+      },
+      "currency": {
+        "type": "string"
+      },
+      "available_balance": {
+        "type": "string"
+      },
+      "margin_balance": {
+        "type": "string"
+      },
+      "frozen_balance": {
+        "type": "string"
+      },
+      "create_time": {
+        "type": "string"
+      },
+      "last_trade_time": {
+        "type": "string"
+      },
+      "balance_status": {
+        "$ref": "#/components/schemas/IssuingBalanceStatus"
+      }
+    },
+    "required": [
+      "balance_id",
+      "currency",
+      "available_balance",
+      "margin_balance",
+      "frozen_balance",
+      "create_time",
+      "last_trade_time",
+      "balance_status"
+    ],
+    "additionalProperties": false,
+    "description": "wire-compat §11.10 IssuingBalance: amounts as decimal strings with two decimals."
+  },
   "IssuingLedgerAuditReport": {
     "type": "object",
     "properties": {
@@ -3523,6 +3707,215 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false,
     "description": "The issuing ledger's audit (operators only, no actor), the issuing half of `paygrid ledger verify`: issuing keeps card orders' money in its own ledger (libs/ledger in the issuing database), so it recomputes and checks it itself, in one snapshot, as payouts does with `payouts.ledger.verify`."
+  },
+  "IssuingReportCreatedView": {
+    "type": "object",
+    "properties": {
+      "report_id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "report_id"
+    ],
+    "additionalProperties": false
+  },
+  "IssuingReportFile": {
+    "type": "object",
+    "properties": {
+      "report_id": {
+        "type": "string"
+      },
+      "file_name": {
+        "type": "string"
+      },
+      "content_type": {
+        "type": "string",
+        "const": "text/csv"
+      },
+      "content": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "report_id",
+      "file_name",
+      "content_type",
+      "content"
+    ],
+    "additionalProperties": false,
+    "description": "What the download command answers; the gateway sends `content` as the body with its content type."
+  },
+  "IssuingReportRef": {
+    "type": "object",
+    "properties": {
+      "report_id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "report_id"
+    ],
+    "additionalProperties": false
+  },
+  "IssuingReportStatus": {
+    "type": "string",
+    "enum": [
+      "PENDING",
+      "SUCCEEDED",
+      "FAILED"
+    ]
+  },
+  "IssuingReportType": {
+    "type": "string",
+    "enum": [
+      "SETTLEMENT",
+      "BALANCE_TRANSACTION"
+    ]
+  },
+  "IssuingReportView": {
+    "type": "object",
+    "properties": {
+      "report_id": {
+        "type": "string"
+      },
+      "report_type": {
+        "$ref": "#/components/schemas/IssuingReportType"
+      },
+      "report_status": {
+        "$ref": "#/components/schemas/IssuingReportStatus"
+      },
+      "start_time": {
+        "type": "string"
+      },
+      "end_time": {
+        "type": "string"
+      },
+      "create_time": {
+        "type": "string"
+      },
+      "complete_time": {
+        "type": "string"
+      },
+      "row_count": {
+        "type": "number"
+      },
+      "file_name": {
+        "type": "string"
+      },
+      "download_path": {
+        "type": "string",
+        "description": "Where the file is downloaded (relative to the API base)."
+      }
+    },
+    "required": [
+      "report_id",
+      "report_type",
+      "report_status",
+      "start_time",
+      "end_time",
+      "create_time",
+      "download_path"
+    ],
+    "additionalProperties": false,
+    "description": "The report as issuing.report.succeeded announces it."
+  },
+  "IssuingTransferCreatedView": {
+    "type": "object",
+    "properties": {
+      "transfer_id": {
+        "type": "string"
+      },
+      "short_transaction_id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "transfer_id",
+      "short_transaction_id"
+    ],
+    "additionalProperties": false
+  },
+  "IssuingTransferRef": {
+    "type": "object",
+    "properties": {
+      "transfer_id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "transfer_id"
+    ],
+    "additionalProperties": false
+  },
+  "IssuingTransferStatus": {
+    "type": "string",
+    "enum": [
+      "PENDING",
+      "COMPLETED",
+      "FAILED"
+    ]
+  },
+  "IssuingTransferView": {
+    "type": "object",
+    "properties": {
+      "transfer_id": {
+        "type": "string"
+      },
+      "short_transaction_id": {
+        "type": "string"
+      },
+      "reference_id": {
+        "type": "string"
+      },
+      "source_account_id": {
+        "type": "string"
+      },
+      "destination_account_id": {
+        "type": "string"
+      },
+      "amount": {
+        "type": "string"
+      },
+      "fee_amount": {
+        "type": "string"
+      },
+      "currency": {
+        "type": "string"
+      },
+      "transfer_status": {
+        "$ref": "#/components/schemas/IssuingTransferStatus"
+      },
+      "create_time": {
+        "type": "string"
+      },
+      "complete_time": {
+        "type": "string"
+      },
+      "creator_id": {
+        "type": "string"
+      },
+      "remark": {
+        "type": "string"
+      },
+      "failure_reason": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "transfer_id",
+      "short_transaction_id",
+      "source_account_id",
+      "destination_account_id",
+      "amount",
+      "fee_amount",
+      "currency",
+      "transfer_status",
+      "create_time",
+      "creator_id"
+    ],
+    "additionalProperties": false,
+    "description": "wire-compat §11.10 IssuingTransfer (amount a string); the data of issuing.transfer.status_changed."
   },
   "KycLevel": {
     "type": "string",
@@ -3670,6 +4063,42 @@ export const WIRE_SCHEMAS = {
       "page_size"
     ]
   },
+  "ListBalanceTransactionsPayload": {
+    "type": "object",
+    "properties": {
+      "page_size": {
+        "type": "number"
+      },
+      "page_number": {
+        "type": "number"
+      },
+      "start_time": {
+        "type": "string",
+        "description": "Inclusive lower bound on the transaction's time."
+      },
+      "end_time": {
+        "type": "string",
+        "description": "Exclusive upper bound on the transaction's time."
+      },
+      "transaction_type": {
+        "$ref": "#/components/schemas/BalanceTransactionType"
+      },
+      "transaction_status": {
+        "$ref": "#/components/schemas/BalanceTransactionStatus"
+      },
+      "currency": {
+        "type": "string"
+      },
+      "transaction_id": {
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "page_number",
+      "page_size"
+    ]
+  },
   "ListBankAccountsPayload": {
     "type": "object",
     "additionalProperties": false,
@@ -3763,6 +4192,41 @@ export const WIRE_SCHEMAS = {
       },
       "create_end_time": {
         "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "page_number",
+      "page_size"
+    ]
+  },
+  "ListIssuingBalancesPayload": {
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "page_size": {
+        "type": "number"
+      },
+      "page_number": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "page_number",
+      "page_size"
+    ]
+  },
+  "ListIssuingTransfersPayload": {
+    "type": "object",
+    "properties": {
+      "page_size": {
+        "type": "number"
+      },
+      "page_number": {
+        "type": "number"
+      },
+      "transfer_status": {
+        "$ref": "#/components/schemas/IssuingTransferStatus"
       }
     },
     "additionalProperties": false,
@@ -4233,6 +4697,75 @@ export const WIRE_SCHEMAS = {
         "type": "array",
         "items": {
           "$ref": "#/components/schemas/CardView"
+        }
+      }
+    },
+    "required": [
+      "total_pages",
+      "total_items",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "PageOfIssuingBalanceTransactionView": {
+    "type": "object",
+    "properties": {
+      "total_pages": {
+        "type": "number"
+      },
+      "total_items": {
+        "type": "number"
+      },
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/IssuingBalanceTransactionView"
+        }
+      }
+    },
+    "required": [
+      "total_pages",
+      "total_items",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "PageOfIssuingBalanceView": {
+    "type": "object",
+    "properties": {
+      "total_pages": {
+        "type": "number"
+      },
+      "total_items": {
+        "type": "number"
+      },
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/IssuingBalanceView"
+        }
+      }
+    },
+    "required": [
+      "total_pages",
+      "total_items",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "PageOfIssuingTransferView": {
+    "type": "object",
+    "properties": {
+      "total_pages": {
+        "type": "number"
+      },
+      "total_items": {
+        "type": "number"
+      },
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/IssuingTransferView"
         }
       }
     },
@@ -5329,6 +5862,19 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false
   },
+  "RetrieveIssuingBalancePayload": {
+    "type": "object",
+    "properties": {
+      "currency": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "currency"
+    ],
+    "additionalProperties": false,
+    "description": "Any text: a currency the account holds no balance in is `account_balance_error` (spec 7.6), not a validation error."
+  },
   "RevokeCredentialPayload": {
     "type": "object",
     "properties": {
@@ -5652,6 +6198,100 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false,
     "description": "One settled (cleared) capture; items of GET /v2/payment/settlements (an open object for the SDK)."
+  },
+  "SimulatedDepositView": {
+    "type": "object",
+    "properties": {
+      "deposit_id": {
+        "type": "string"
+      },
+      "short_reference_id": {
+        "type": "string"
+      },
+      "amount": {
+        "type": "string"
+      },
+      "currency": {
+        "type": "string"
+      },
+      "deposit_status": {
+        "$ref": "#/components/schemas/DepositStatus"
+      },
+      "create_time": {
+        "type": "string"
+      },
+      "complete_time": {
+        "type": "string"
+      },
+      "receiver_account_number": {
+        "type": "string"
+      },
+      "sender": {
+        "type": "object",
+        "properties": {
+          "sender_name": {
+            "type": "string"
+          },
+          "sender_country": {
+            "type": "string"
+          },
+          "sender_account_number": {
+            "type": "string"
+          },
+          "sender_swift_code": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "sender_swift_code"
+        ],
+        "additionalProperties": false
+      }
+    },
+    "required": [
+      "deposit_id",
+      "short_reference_id",
+      "amount",
+      "currency",
+      "deposit_status",
+      "create_time"
+    ],
+    "additionalProperties": false,
+    "description": "wire-compat §12 SimulatedDeposit."
+  },
+  "SimulateDepositPayload": {
+    "type": "object",
+    "properties": {
+      "amount": {
+        "type": "number"
+      },
+      "currency": {
+        "$ref": "#/components/schemas/CardCurrency"
+      },
+      "sender_swift_code": {
+        "type": "string",
+        "description": "Spec 8: 8 to 11 characters."
+      },
+      "receiver_account_number": {
+        "type": "string"
+      },
+      "sender_account_number": {
+        "type": "string"
+      },
+      "sender_country": {
+        "type": "string"
+      },
+      "sender_name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "amount",
+      "currency",
+      "sender_swift_code"
+    ],
+    "additionalProperties": false,
+    "description": "wire-compat §12 `deposits.simulate`: credits the acting account's issuing balance (sandbox only)."
   },
   "SpendingControlInput": {
     "type": "object",
@@ -7435,6 +8075,150 @@ export const COMMAND_SHAPES = {
     ],
     "additionalProperties": false
   },
+  "issuing.balances.list": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/ListIssuingBalancesPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PageOfIssuingBalanceView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.balances.retrieve": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/RetrieveIssuingBalancePayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/IssuingBalanceView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.balances.transactions": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/ListBalanceTransactionsPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PageOfIssuingBalanceTransactionView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.simulation.deposit": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/SimulateDepositPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/SimulatedDepositView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.transfers.create": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/CreateIssuingTransferPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/IssuingTransferCreatedView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.transfers.retrieve": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/IssuingTransferRef"
+      },
+      "result": {
+        "$ref": "#/components/schemas/IssuingTransferView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.transfers.list": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/ListIssuingTransfersPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PageOfIssuingTransferView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.reports.create": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/CreateIssuingReportPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/IssuingReportCreatedView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.reports.download": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/IssuingReportRef"
+      },
+      "result": {
+        "$ref": "#/components/schemas/IssuingReportFile"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
   "issuing.ledger.verify": {
     "type": "object",
     "properties": {
@@ -8467,6 +9251,40 @@ export const EVENT_SHAPES = {
       },
       "data": {
         "$ref": "#/components/schemas/CardholderEventData"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.transfer.status_changed": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/IssuingTransferView"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.report.succeeded": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/IssuingReportView"
       }
     },
     "required": [
