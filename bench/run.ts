@@ -74,6 +74,7 @@ async function main(): Promise<void> {
           gateway,
           credentials: master,
           cpuGroups: stackCpuGroups(apps.map((app) => ({ name: app.name, pid: app.process.pid })), settings.databaseSuffix),
+          databases: { serverUrl: infrastructure.databaseServerUrl, suffix: settings.databaseSuffix },
           say,
         });
         Object.assign(results, sections);

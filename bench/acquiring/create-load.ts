@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookReceiver } from '@paygrid/testing';
 import { CpuGroup, cpuBetween, cpuPerOperation, sampleCpu } from '../process-cpu';
+import { databaseWorkPerOperation, sampleDatabases } from '../database-work';
 import { summarise } from '../stats';
 import { CreateIntentClient, createIntentClient, runCreateIntents } from './bench-acquiring';
 
@@ -14,6 +15,7 @@ import { CreateIntentClient, createIntentClient, runCreateIntents } from './benc
  *    - CPU per create: utime + stime of every stack process (process-cpu.ts) from the run's start until
  *      the last webhook of its creates arrived, divided by the creates, so the event path's tail is
  *      counted too;
+ *    - commits and row writes per create in each service's database (database-work.ts);
  *    - webhook outbox commit → receiver, p99: for each delivery of an event created during the run, its
  *      arrival at the receiver minus the event's `create_time` (stamped in the transaction that commits
  *      it, a few ms before the commit, so the figure errs on the slow side);
@@ -26,6 +28,8 @@ export interface CreateLoadOptions {
   gateway: string;
   credentials: { clientId: string; apiKey: string };
   cpuGroups: CpuGroup[];
+  /** The Postgres server and the stack's database suffix, for the commits and row writes per create. */
+  databases: { serverUrl: string; suffix: string };
   say: (line: string) => void;
 }
 
@@ -53,12 +57,15 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     options.say('  create-intent, concurrency 16, 10 s (CPU from /proc, webhook latency at the receiver)');
     await drained(arrivals);
     const runStart = Date.now();
+    const databasesBefore = await sampleDatabases(options.databases.serverUrl, options.databases.suffix);
     const before = sampleCpu(options.cpuGroups);
     const loaded = await runCreateIntents(client, { concurrency: 16 });
     const runEnd = Date.now();
     await drained(arrivals);
     const after = sampleCpu(options.cpuGroups);
+    const databasesAfter = await sampleDatabases(options.databases.serverUrl, options.databases.suffix);
     const creates = loaded.acquiring_create_intent_requests - loaded.acquiring_create_intent_errors;
+    const databaseWork = databaseWorkPerOperation(databasesBefore, databasesAfter, creates, options.databases.suffix);
     const cpu = cpuPerOperation(options.cpuGroups, cpuBetween(options.cpuGroups, before, after), creates);
     const ofRun = arrivals.filter((arrival) => arrival.createdAt >= runStart && arrival.createdAt <= runEnd);
     const webhook = summarise(ofRun.map((arrival) => arrival.at - arrival.createdAt));
@@ -78,6 +85,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
       acquiring_create_intent: {
         ...loaded,
         ...cpu,
+        ...databaseWork,
         webhook_deliveries_measured: webhook.count,
         webhook_commit_to_receiver_p50_ms: webhook.p50_ms,
         webhook_commit_to_receiver_p99_ms: webhook.p99_ms,
