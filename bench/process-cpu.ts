@@ -98,14 +98,40 @@ export function stackCpuGroups(apps: { name: string; pid: number | undefined }[]
   ];
 }
 
-/** Per-group and total CPU milliseconds per operation (the shared groups reported, not summed). */
-export function cpuPerOperation(groups: CpuGroup[], used: Record<string, number>, operations: number): Record<string, number> {
+/**
+ * Per-group and total CPU milliseconds per operation (the shared groups reported, not summed). With `idle`
+ * (each group's CPU per ms of wall clock while the stack stood idle just before, and the run's length), a
+ * group's idle cost over the run is subtracted first: what an idle stack burns anyway (consumers polling,
+ * the relay's poll, heartbeats; on a shared machine, the broker serving others) is a cost per second, not
+ * per operation. `cpu_ms_per_operation_gross` keeps the total without that subtraction.
+ */
+export function cpuPerOperation(
+  groups: CpuGroup[],
+  used: Record<string, number>,
+  operations: number,
+  idle?: { perMs: Record<string, number>; runMs: number },
+): Record<string, number> {
   const per: Record<string, number> = {};
   let total = 0;
+  let gross = 0;
+  const rounded = (value: number) => Math.round(value * 100) / 100;
   for (const group of groups) {
-    const value = operations > 0 ? used[group.name] / operations : 0;
-    per[`cpu_ms_${group.name.replace(/-/g, '_')}`] = Math.round(value * 100) / 100;
-    if (!group.shared) total += value;
+    const idleCost = idle ? (idle.perMs[group.name] ?? 0) * idle.runMs : 0;
+    const value = operations > 0 ? Math.max(0, used[group.name] - idleCost) / operations : 0;
+    per[`cpu_ms_${group.name.replace(/-/g, '_')}`] = rounded(value);
+    if (group.shared) continue;
+    total += value;
+    gross += operations > 0 ? used[group.name] / operations : 0;
   }
-  return { cpu_ms_per_operation: Math.round(total * 100) / 100, ...per };
+  return { cpu_ms_per_operation: rounded(total), ...(idle ? { cpu_ms_per_operation_gross: rounded(gross) } : {}), ...per };
+}
+
+/** Each group's CPU per ms of wall clock over `ms` of whatever the machine does now (the stack idle). */
+export async function idleCpuRate(groups: CpuGroup[], ms: number): Promise<Record<string, number>> {
+  const before = sampleCpu(groups);
+  const started = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const used = cpuBetween(groups, before, sampleCpu(groups));
+  const elapsed = Date.now() - started;
+  return Object.fromEntries(Object.entries(used).map(([name, value]) => [name, value / elapsed]));
 }

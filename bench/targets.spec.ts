@@ -82,4 +82,16 @@ describe('CPU per operation', () => {
       cpu_ms_postgres_shared: 50,
     });
   });
+
+  it("subtracts each group's idle burn over the run before dividing, and keeps the gross total", () => {
+    const groups: CpuGroup[] = [
+      { name: 'gateway', pids: () => [] },
+      { name: 'kafka', pids: () => [] },
+    ];
+    const figures = cpuPerOperation(groups, { gateway: 1000, kafka: 500 }, 100, {
+      perMs: { gateway: 0.01, kafka: 0.1 },
+      runMs: 10_000,
+    });
+    expect(figures).toEqual({ cpu_ms_per_operation: 9, cpu_ms_per_operation_gross: 15, cpu_ms_gateway: 9, cpu_ms_kafka: 0 });
+  });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookReceiver } from '@paygrid/testing';
-import { CpuGroup, cpuBetween, cpuPerOperation, sampleCpu } from '../process-cpu';
+import { CpuGroup, cpuBetween, cpuPerOperation, idleCpuRate, sampleCpu } from '../process-cpu';
 import { databaseWorkPerOperation, sampleDatabases } from '../database-work';
 import { summarise } from '../stats';
 import { CreateIntentClient, createIntentClient, runCreateIntents } from './bench-acquiring';
@@ -13,8 +13,9 @@ import { CreateIntentClient, createIntentClient, runCreateIntents } from './benc
  * 2. create-intent at concurrency 1: p50 end to end on an otherwise idle stack;
  * 3. create-intent at concurrency 16: rate, p50, p99, and two figures measured on the same run:
  *    - CPU per create: utime + stime of every stack process (process-cpu.ts) from the run's start until
- *      the last webhook of its creates arrived, divided by the creates, so the event path's tail is
- *      counted too;
+ *      the last webhook of its creates arrived, less what each process burned per second while the stack
+ *      stood idle for 3 s just before (polls, heartbeats, others' use of the shared broker), divided by
+ *      the creates, so the event path's tail is counted and idle time is not (`_gross` keeps it);
  *    - commits and row writes per create in each service's database (database-work.ts);
  *    - webhook outbox commit → receiver, p99: for each delivery of an event created during the run, its
  *      arrival at the receiver minus the event's `create_time` (stamped in the transaction that commits
@@ -34,6 +35,8 @@ export interface CreateLoadOptions {
 }
 
 const OK_PATH = '/bench-ok';
+/** How long the idle stack is watched for its CPU per second, just before the measured run. */
+const IDLE_SAMPLE_MS = 3000;
 const SECOND_PATH = '/bench-second';
 
 export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<string, Record<string, number>>> {
@@ -56,6 +59,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
 
     options.say('  create-intent, concurrency 16, 10 s (CPU from /proc, webhook latency at the receiver)');
     await drained(arrivals);
+    const idlePerMs = await idleCpuRate(options.cpuGroups, IDLE_SAMPLE_MS);
     const runStart = Date.now();
     const databasesBefore = await sampleDatabases(options.databases.serverUrl, options.databases.suffix);
     const before = sampleCpu(options.cpuGroups);
@@ -63,10 +67,12 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const runEnd = Date.now();
     await drained(arrivals);
     const after = sampleCpu(options.cpuGroups);
+    const measuredMs = Date.now() - runStart;
     const databasesAfter = await sampleDatabases(options.databases.serverUrl, options.databases.suffix);
     const creates = loaded.acquiring_create_intent_requests - loaded.acquiring_create_intent_errors;
     const databaseWork = databaseWorkPerOperation(databasesBefore, databasesAfter, creates, options.databases.suffix);
-    const cpu = cpuPerOperation(options.cpuGroups, cpuBetween(options.cpuGroups, before, after), creates);
+    const used = cpuBetween(options.cpuGroups, before, after);
+    const cpu = cpuPerOperation(options.cpuGroups, used, creates, { perMs: idlePerMs, runMs: measuredMs });
     const ofRun = arrivals.filter((arrival) => arrival.createdAt >= runStart && arrival.createdAt <= runEnd);
     const webhook = summarise(ofRun.map((arrival) => arrival.at - arrival.createdAt));
 
