@@ -9,6 +9,7 @@ import { round } from './stats';
  * idempotency record written and completed in Postgres). Their difference is the gateway's own cost.
  */
 const DURATION_SECONDS = 10;
+/** Connections by default; issue 12's echo target is also measured at 64. */
 const CONNECTIONS = 16;
 
 export interface HttpFigures {
@@ -29,15 +30,19 @@ function figures(result: autocannon.Result): HttpFigures {
   };
 }
 
-export async function benchHttpNoop(gatewayBase: string): Promise<HttpFigures> {
-  const result = await autocannon({ url: `${gatewayBase}/health/live`, connections: CONNECTIONS, duration: DURATION_SECONDS });
+export async function benchHttpNoop(gatewayBase: string, connections = CONNECTIONS): Promise<HttpFigures> {
+  const result = await autocannon({ url: `${gatewayBase}/health/live`, connections, duration: DURATION_SECONDS });
   return figures(result);
 }
 
-export async function benchAuthenticatedIdempotentEcho(gatewayBase: string, token: string): Promise<HttpFigures> {
+export async function benchAuthenticatedIdempotentEcho(
+  gatewayBase: string,
+  token: string,
+  connections = CONNECTIONS,
+): Promise<HttpFigures> {
   const result = await autocannon({
     url: `${gatewayBase}/api/v1/diagnostics/echo`,
-    connections: CONNECTIONS,
+    connections,
     duration: DURATION_SECONDS,
     requests: [
       {

@@ -16,7 +16,10 @@ import {
 import { deleteStackTopics, KafkaNames } from '@paygrid/platform';
 import { benchKafkaRoundTrip, benchPostgresCommit } from './baselines';
 import { benchAuthenticatedIdempotentEcho, benchHttpNoop } from './http-benches';
-import { runAcquiringBench } from './acquiring/bench-acquiring';
+import { runCreateLoad } from './acquiring/create-load';
+import { stackCpuGroups } from './process-cpu';
+import { evaluateTargets, targetTable } from './targets';
+import { SectionName, selectedSections } from './sections';
 import { runWebhookBench } from './webhooks/bench-webhooks';
 import { runIssuingBench } from './issuing/bench-issuing';
 import { runLedgerBench, runPayoutBench } from './payouts/bench-payouts';
@@ -25,76 +28,101 @@ import { runLedgerBench, runPayoutBench } from './payouts/bench-payouts';
  * `npm run bench`: every benchmark in one run on this machine, against the real Postgres, Kafka and
  * Redis, with the whole stack started on its own ports (3200–3205), databases (`*_bench`), Kafka topics
  * and groups (KAFKA_PREFIX `paygrid-bench-<run>`, deleted at the end) and Redis logical database. Results
- * go to bench/results/ as JSON (latest.json and a dated copy) and a readable table (latest.md).
+ * go to bench/results/ as JSON (latest.json and a dated copy) and a readable table (latest.md), issue 12's
+ * targets (targets.ts) first, each with its figure, ratio, threshold and PASS/FAIL.
+ *
+ * `npm run bench -- --only acquiring[,http,…]` runs those sections alone (plus the Postgres baseline every
+ * ratio needs) and writes bench/results/only-<sections>.{json,md}, leaving latest.* to whole runs.
  * Figures are this machine's: compare runs on the same machine, not across machines.
  */
 const say = (line: string) => process.stdout.write(`bench  ${line}\n`);
 type Section = Record<string, number | string>;
 
+/** Sections that need the whole stack running (the others bring what they need). */
+const STACK_SECTIONS: SectionName[] = ['http', 'acquiring', 'issuing', 'payouts'];
+
 async function main(): Promise<void> {
+  const only = selectedSections(process.argv.slice(2));
+  const selected = (name: SectionName) => only === null || only.includes(name);
   const results: Record<string, Section> = {};
   const kafkaPrefix = `paygrid-bench-${Date.now().toString(36)}`;
   const infrastructure = await provideInfrastructure(say, '_bench', { recreateDatabases: true, kafkaPrefix });
   let apps: RunningApp[] = [];
   try {
+    // Always: every ratio to Postgres needs it.
     say('postgres: create-like transaction (idempotency row + insert + outbox row), 8 clients, 10 s');
     results.postgres_commit = await benchPostgresCommit(appDatabaseUrl(settingsFor(infrastructure, kafkaPrefix), 'paygrid_payouts'));
-    say('kafka: request/reply round trip');
-    results.kafka_request_reply = await benchKafkaRoundTrip(infrastructure.kafkaBrokers, kafkaPrefix);
+    if (selected('baselines')) {
+      say('kafka: request/reply round trip');
+      results.kafka_request_reply = await benchKafkaRoundTrip(infrastructure.kafkaBrokers, kafkaPrefix);
+    }
 
     const settings = settingsFor(infrastructure, kafkaPrefix);
-    await assertPortsFree(settings);
-    apps = launchApps(settings, () => undefined);
-    await waitUntilReady(apps, 120_000);
+    if (STACK_SECTIONS.some(selected)) {
+      await assertPortsFree(settings);
+      apps = launchApps(settings, () => undefined);
+      await waitUntilReady(apps, 120_000);
+    }
     const gateway = `http://127.0.0.1:${3000 + settings.portOffset}`;
-    const token = await issueToken(gateway);
-
-    say('http: no-op through the gateway (GET /health/live), 16 connections, 10 s');
-    results.http_noop = { ...(await benchHttpNoop(gateway)) };
-    say('http: authenticated idempotent echo (POST /api/v1/diagnostics/echo), 16 connections, 10 s');
-    results.gateway_authenticated_idempotent = { ...(await benchAuthenticatedIdempotentEcho(gateway, token)) };
-    results.gateway_own_cost = {
-      added_p50_ms: Number(results.gateway_authenticated_idempotent.p50_ms) - Number(results.http_noop.p50_ms),
-      throughput_ratio: Number(
-        (Number(results.gateway_authenticated_idempotent.requests_per_second) / Number(results.http_noop.requests_per_second)).toFixed(3),
-      ),
-    };
-    await optional('acquiring: create intent with card (auto-capture)', async () => {
-      results.acquiring_create_intent = await runAcquiringBench(gateway, {
-        clientId: SANDBOX_SEED_DEFAULTS.master.clientId,
-        apiKey: SANDBOX_SEED_DEFAULTS.master.apiKey,
-      });
-      results.acquiring_create_intent.vs_postgres_commit_rate = Number(
-        (Number(results.acquiring_create_intent.acquiring_create_intent_per_second ?? 0) / Number(results.postgres_commit.transactions_per_second)).toFixed(3),
-      );
-    });
-    await optional('issuing: card create and recharge', async () => {
-      results.issuing = await runIssuingBench(gateway, token);
-      const postgres = Number(results.postgres_commit.transactions_per_second);
-      results.issuing.card_create_vs_postgres_commit_rate = Number((Number(results.issuing.issuing_card_create_per_second) / postgres).toFixed(3));
-      results.issuing.recharge_vs_postgres_commit_rate = Number((Number(results.issuing.issuing_recharge_per_second) / postgres).toFixed(3));
-    });
+    const master = { clientId: SANDBOX_SEED_DEFAULTS.master.clientId, apiKey: SANDBOX_SEED_DEFAULTS.master.apiKey };
     const vsPostgres = (rate: unknown) => Number((Number(rate ?? 0) / Number(results.postgres_commit.transactions_per_second)).toFixed(3));
-    await optional('payouts: create payout through the gateway (funds reserved in the ledger)', async () => {
-      results.payout_create = await runPayoutBench(gateway, {
-        clientId: SANDBOX_SEED_DEFAULTS.master.clientId,
-        apiKey: SANDBOX_SEED_DEFAULTS.master.apiKey,
+
+    if (selected('http')) await runHttpSection(gateway, await issueToken(gateway), results);
+    if (selected('acquiring'))
+      await optional('acquiring: create intent with card (auto-capture), webhooks delivered to a local receiver', async () => {
+        const sections = await runCreateLoad({
+          gateway,
+          credentials: master,
+          cpuGroups: stackCpuGroups(apps.map((app) => ({ name: app.name, pid: app.process.pid })), settings.databaseSuffix),
+          databases: { serverUrl: infrastructure.databaseServerUrl, suffix: settings.databaseSuffix },
+          say,
+        });
+        Object.assign(results, sections);
+        results.acquiring_create_intent.vs_postgres_commit_rate = vsPostgres(results.acquiring_create_intent.acquiring_create_intent_per_second);
       });
-      results.payout_create.vs_postgres_commit_rate = vsPostgres(results.payout_create.payouts_per_second);
-    });
-    await optional('ledger: capture entries (2 postings each) committed on the payouts database, 8 clients', async () => {
-      results.ledger_postings = await runLedgerBench(appDatabaseUrl(settings, 'paygrid_payouts'));
-      results.ledger_postings.vs_postgres_commit_rate = vsPostgres(results.ledger_postings.entries_per_second);
-    });
-    await optional('webhooks: deliveries to a local receiver', async () => {
-      results.webhook_delivery = await runWebhookBench();
-    });
+    if (selected('issuing'))
+      await optional('issuing: card create and recharge', async () => {
+        results.issuing = await runIssuingBench(gateway, await issueToken(gateway));
+        results.issuing.card_create_vs_postgres_commit_rate = vsPostgres(results.issuing.issuing_card_create_per_second);
+        results.issuing.recharge_vs_postgres_commit_rate = vsPostgres(results.issuing.issuing_recharge_per_second);
+      });
+    if (selected('payouts'))
+      await optional('payouts: create payout through the gateway (funds reserved in the ledger)', async () => {
+        results.payout_create = await runPayoutBench(gateway, master);
+        results.payout_create.vs_postgres_commit_rate = vsPostgres(results.payout_create.payouts_per_second);
+      });
+    if (selected('ledger'))
+      await optional('ledger: capture entries (2 postings each) committed on the payouts database, 8 clients', async () => {
+        results.ledger_postings = await runLedgerBench(appDatabaseUrl(settings, 'paygrid_payouts'));
+        results.ledger_postings.vs_postgres_commit_rate = vsPostgres(results.ledger_postings.entries_per_second);
+      });
+    if (selected('webhooks'))
+      await optional('webhooks: deliveries to a local receiver', async () => {
+        results.webhook_delivery = await runWebhookBench();
+      });
   } finally {
     await stopApps(apps);
     await deleteStackTopics(infrastructure.kafkaBrokers.split(','), new KafkaNames(kafkaPrefix)).catch(() => undefined);
     await infrastructure.release();
   }
-  write(results);
+  write(results, only);
+}
+
+/** The gateway's own cost: no-op and authenticated idempotent echo, at 16 and at 64 connections. */
+async function runHttpSection(gateway: string, token: string, results: Record<string, Section>): Promise<void> {
+  say('http: no-op through the gateway (GET /health/live), 16 connections, 10 s');
+  results.http_noop = { ...(await benchHttpNoop(gateway)) };
+  say('http: authenticated idempotent echo (POST /api/v1/diagnostics/echo), 16 connections, 10 s');
+  results.gateway_authenticated_idempotent = { ...(await benchAuthenticatedIdempotentEcho(gateway, token)) };
+  results.gateway_own_cost = {
+    added_p50_ms: Number(results.gateway_authenticated_idempotent.p50_ms) - Number(results.http_noop.p50_ms),
+    throughput_ratio: Number(
+      (Number(results.gateway_authenticated_idempotent.requests_per_second) / Number(results.http_noop.requests_per_second)).toFixed(3),
+    ),
+  };
+  say('http: no-op and authenticated idempotent echo at 64 connections, 10 s each');
+  results.http_noop_c64 = { ...(await benchHttpNoop(gateway, 64)) };
+  results.gateway_authenticated_idempotent_c64 = { ...(await benchAuthenticatedIdempotentEcho(gateway, token, 64)) };
 }
 
 /** The bench stack's Redis logical database (integration tests use 11, e2e 12). */
@@ -135,20 +163,26 @@ async function optional(name: string, run: () => Promise<void>): Promise<void> {
   }
 }
 
-function write(results: Record<string, Section>): void {
+function write(results: Record<string, Section>, only: SectionName[] | null): void {
   const directory = path.join(REPO_ROOT, 'bench/results');
   mkdirSync(directory, { recursive: true });
-  const document = { machine: machine(), recorded_at: new Date().toISOString(), results };
+  const outcomes = evaluateTargets(results);
+  const targets = Object.fromEntries(
+    outcomes.map(({ target, value, verdict }) => [target.name, { value: value === null ? null : Number(value.toFixed(3)), threshold: target.threshold, verdict }]),
+  );
+  const document = { machine: machine(), recorded_at: new Date().toISOString(), sections: only ?? 'all', targets, results };
   const json = `${JSON.stringify(document, null, 2)}\n`;
-  writeFileSync(path.join(directory, 'latest.json'), json);
-  writeFileSync(path.join(directory, `${document.recorded_at.slice(0, 10)}.json`), json);
+  const name = only === null ? 'latest' : `only-${only.join('-')}`;
+  writeFileSync(path.join(directory, `${name}.json`), json);
+  if (only === null) writeFileSync(path.join(directory, `${document.recorded_at.slice(0, 10)}.json`), json);
   const lines = ['| benchmark | figure | value |', '|---|---|---|'];
   for (const [section, figures] of Object.entries(results)) {
-    for (const [name, value] of Object.entries(figures)) lines.push(`| ${section} | ${name} | ${value} |`);
+    for (const [figure, value] of Object.entries(figures)) lines.push(`| ${section} | ${figure} | ${value} |`);
   }
-  const table = `# Benchmarks (${document.recorded_at}, ${document.machine})\n\n${lines.join('\n')}\n`;
-  writeFileSync(path.join(directory, 'latest.md'), table);
-  process.stdout.write(`\n${table}\nwritten to bench/results/latest.json and latest.md\n`);
+  const heading = `# Benchmarks (${document.recorded_at}, ${document.machine}${only ? `, sections: ${only.join(', ')}` : ''})`;
+  const table = `${heading}\n\n## Targets (issue 12)\n\n${targetTable(outcomes)}\n\n## Figures\n\n${lines.join('\n')}\n`;
+  writeFileSync(path.join(directory, `${name}.md`), table);
+  process.stdout.write(`\n${lines.join('\n')}\n\n${targetTable(outcomes)}\n\nwritten to bench/results/${name}.json and ${name}.md\n`);
 }
 
 function machine(): string {

@@ -25,12 +25,27 @@ export async function runAcquiringBench(
   credentials: { clientId: string; apiKey: string },
   options: AcquiringBenchOptions = {},
 ): Promise<Record<string, number>> {
-  const seconds = options.seconds ?? Number(process.env.ACQUIRING_BENCH_SECONDS ?? 10);
-  const concurrency = options.concurrency ?? Number(process.env.ACQUIRING_BENCH_CONCURRENCY ?? 16);
-  const maxRequests = options.maxRequests ?? Number(process.env.ACQUIRING_BENCH_MAX_REQUESTS ?? 20_000);
+  const client = await createIntentClient(baseUrl, credentials);
+  await client.warmUp(Math.min(20, options.maxRequests ?? 20));
+  return runCreateIntents(client, options);
+}
+
+/** What a merchant's SDK holds: a token, and a create-intent call with a fresh idempotency key each time. */
+export interface CreateIntentClient {
+  api: string;
+  headers: Record<string, string>;
+  /** True when the intent was created and SUCCEEDED. */
+  createIntent: () => Promise<boolean>;
+  /** Connections, JIT, the services' first queries. */
+  warmUp: (count: number) => Promise<void>;
+}
+
+export async function createIntentClient(
+  baseUrl: string,
+  credentials: { clientId: string; apiKey: string },
+): Promise<CreateIntentClient> {
   const api = `${baseUrl.replace(/\/+$/, '')}/api`;
   assertLoopback(api);
-
   const token = await issueToken(api, credentials);
   const headers = {
     'content-type': 'application/json',
@@ -47,10 +62,20 @@ export async function runAcquiringBench(
     const body = (await response.json().catch(() => ({}))) as { intent_status?: string };
     return response.status === 200 && body.intent_status === 'SUCCEEDED';
   };
+  const warmUp = async (count: number) => {
+    for (let i = 0; i < count; i += 1) await createIntent();
+  };
+  return { api, headers, createIntent, warmUp };
+}
 
-  // Warm-up: connections, JIT, the services' first queries.
-  for (let i = 0; i < Math.min(20, maxRequests); i += 1) await createIntent();
-
+/** CONCURRENCY closed-loop workers for SECONDS (bounded by MAX_REQUESTS): rate, p50, p99, errors. */
+export async function runCreateIntents(
+  client: CreateIntentClient,
+  options: AcquiringBenchOptions = {},
+): Promise<Record<string, number>> {
+  const seconds = options.seconds ?? Number(process.env.ACQUIRING_BENCH_SECONDS ?? 10);
+  const concurrency = options.concurrency ?? Number(process.env.ACQUIRING_BENCH_CONCURRENCY ?? 16);
+  const maxRequests = options.maxRequests ?? Number(process.env.ACQUIRING_BENCH_MAX_REQUESTS ?? 20_000);
   const latencies: number[] = [];
   let errors = 0;
   let issued = 0;
@@ -60,7 +85,7 @@ export async function runAcquiringBench(
     while (performance.now() < deadline && issued < maxRequests) {
       issued += 1;
       const begin = performance.now();
-      const ok = await createIntent().catch(() => false);
+      const ok = await client.createIntent().catch(() => false);
       latencies.push(performance.now() - begin);
       if (!ok) errors += 1;
     }

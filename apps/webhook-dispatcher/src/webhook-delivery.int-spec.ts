@@ -27,12 +27,14 @@ import { connectCliBus, runCli } from '@paygrid/cli';
 import { DispatcherService, startDispatcher } from './test/dispatcher-service';
 import { sdkVerifies, standardWebhooksVerifies } from './test/verifiers';
 import { DeliveryQueue } from './modules/sending/delivery-queue';
+import { EventIntakeService, INTAKE_CONSUMER } from './modules/events/event-intake.service';
 
 /**
  * The dispatcher end to end against the real Postgres, Redis and Kafka (commands and events on this
  * file's own stack of topics, see ServiceHarness), with an in-process receiver whose answers each test
  * sets: signing as both verifiers check it, the (test-speed) retry schedule, 410, Retry-After, the
- * five-day disable, fan-out filters, visibility between accounts, rotation, retry, replay from the CLI,
+ * five-day disable, intake batches redelivered after a crash, a failing endpoint's row left alone, fan-out
+ * filters, visibility between accounts, rotation, retry, replay from the CLI,
  * the reconciler after our Redis keys vanish, and the on-call surfaces.
  * Schedule: attempt 1 immediately, then 100, 200, 400 ms (±20 %); Retry-After capped at 3 s.
  */
@@ -411,6 +413,96 @@ describe('disabling endpoints', () => {
   });
 });
 
+describe('intake batches', () => {
+  const count = async (sql: string, parameters: unknown[]) =>
+    ((await dispatcher.dataSource.query(sql, parameters)) as { n: number }[])[0].n;
+  const asIncoming = (event: DomainEvent) => ({
+    event,
+    topic: dispatcher.stack.names.eventTopic('acquiring'),
+  });
+
+  it('applies a batch redelivered after a crash once per event, its committed half included', async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    const events = Array.from({ length: 10 }, () => aDomainEvent({ account_id: accountId }));
+    const intake = dispatcher.app.get(EventIntakeService);
+
+    // The first half was committed by a consumer that died before committing its offset ...
+    expect(await intake.storeAll(events.slice(0, 5).map(asIncoming))).toEqual(Array(5).fill('applied'));
+    // ... so Kafka delivers the whole batch again, to the next consumer.
+    await publisher.publish(events);
+    const ids = events.map((event) => event.event_id);
+    await waitFor(
+      async () =>
+        (await count(
+          `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'succeeded'`,
+          [endpoint.endpoint_id],
+        )) === 10,
+      { timeoutMs: 30_000, what: 'the ten deliveries to succeed' },
+    );
+    await Promise.all(ids.map(stored));
+
+    expect(await deliveriesOf(endpoint.endpoint_id)).toHaveLength(10);
+    expect(
+      await count('SELECT count(*)::int AS n FROM inbox WHERE consumer = $1 AND event_id = ANY($2)', [
+        INTAKE_CONSUMER,
+        ids,
+      ]),
+    ).toBe(10);
+    const received = receiver.received(path).map((request) => String(request.headers['webhook-id']));
+    expect(received.sort()).toEqual([...ids].sort());
+  });
+
+  it('takes an event repeated inside one batch once, and reports the copies as duplicates', async () => {
+    const { accountId, endpoint } = await accountWithEndpoint();
+    const [first, second] = [
+      aDomainEvent({ account_id: accountId }),
+      aDomainEvent({ account_id: accountId }),
+    ];
+    const intake = dispatcher.app.get(EventIntakeService);
+    const batch = [first, first, second, first].map(asIncoming);
+
+    expect(await intake.storeAll(batch)).toEqual(['applied', 'duplicate', 'applied', 'duplicate']);
+    expect(await intake.storeAll(batch)).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate']);
+    expect(await deliveriesOf(endpoint.endpoint_id)).toHaveLength(2);
+  });
+
+  it("writes a failing endpoint's row once per failure streak, not once per failed attempt (no hot row)", async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    receiver.respond(path, { status: 500 });
+    const rowVersion = async () =>
+      (
+        (await dispatcher.dataSource.query(
+          'SELECT xmin::text AS version, failing_since FROM webhook_endpoints WHERE endpoint_id = $1',
+          [endpoint.endpoint_id],
+        )) as { version: string; failing_since: Date | null }[]
+      )[0];
+
+    await publisher.publish([aDomainEvent({ account_id: accountId })]);
+    const streak = await waitFor(
+      async () => {
+        const row = await rowVersion();
+        return row.failing_since ? row : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the streak recorded' },
+    );
+
+    // Three more events, each failing through the whole (test-speed) schedule: 16 attempts in all.
+    await publisher.publish([1, 2, 3].map(() => aDomainEvent({ account_id: accountId })));
+    await waitFor(
+      async () =>
+        (await deliveriesOf(endpoint.endpoint_id)).filter((delivery) => delivery.status === 'failed')
+          .length === 4,
+      { timeoutMs: 30_000, what: 'the four deliveries to fail' },
+    );
+    expect(
+      await count('SELECT count(*)::int AS n FROM webhook_attempts WHERE endpoint_id = $1', [
+        endpoint.endpoint_id,
+      ]),
+    ).toBe(16);
+    expect(await rowVersion()).toEqual(streak);
+  });
+});
+
 describe('fan-out', () => {
   it('delivers by event-name filter, and to a master only where its endpoint opted in to sub-accounts', async () => {
     const master = randomUUID();
@@ -671,7 +763,9 @@ describe('endpoints API', () => {
     );
     const deliveryRef = { delivery_id: delivery.delivery_id };
     expect(
-      refusalOf(await dispatcher.send(WebhookCommand.retrieveDelivery.type, deliveryRef, { actor: stranger })),
+      refusalOf(
+        await dispatcher.send(WebhookCommand.retrieveDelivery.type, deliveryRef, { actor: stranger }),
+      ),
     ).toEqual(missingDelivery);
     expect(
       refusalOf(await dispatcher.mutate(WebhookCommand.retryDelivery.type, deliveryRef, { actor: stranger })),
@@ -687,7 +781,9 @@ describe('endpoints API', () => {
     // The owner, and an operator (no actor), do see them.
     expect(
       resultOf(
-        await dispatcher.send(WebhookCommand.retrieveDelivery.type, deliveryRef, { actor: actorOf(accountId) }),
+        await dispatcher.send(WebhookCommand.retrieveDelivery.type, deliveryRef, {
+          actor: actorOf(accountId),
+        }),
       ),
     ).toMatchObject(deliveryRef);
     expect(

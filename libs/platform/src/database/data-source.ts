@@ -3,6 +3,7 @@ import { rowsOf as queryRows } from '@paygrid/state-machine';
 import { PlatformTables1700000000000 } from './platform-tables.migration';
 import { TracedPgClient } from '../tracing/pg-tracing';
 import { OutboxLogicalTopics1700000000010 } from './outbox-logical-topics.migration';
+import { OutboxNotifyTrigger1700000000020 } from './outbox-notify-trigger.migration';
 
 /**
  * Each service owns one Postgres database (architecture rule 1). This builds its TypeORM DataSource
@@ -25,7 +26,12 @@ export function createDataSource(options: DatabaseOptions): DataSource {
     url: options.url,
     applicationName: `paygrid-${options.app}`,
     entities: options.entities ?? [],
-    migrations: [PlatformTables1700000000000, OutboxLogicalTopics1700000000010, ...(options.migrations ?? [])],
+    migrations: [
+      PlatformTables1700000000000,
+      OutboxLogicalTopics1700000000010,
+      OutboxNotifyTrigger1700000000020,
+      ...(options.migrations ?? []),
+    ],
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,

@@ -4,7 +4,7 @@ import { MigrationInterface, QueryRunner, DataSource } from 'typeorm';
 import pino from 'pino';
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
 import { defineCommand, NoPayload, returns } from '@paygrid/contracts';
-import { createTestDatabase, ServiceHarness, TestDatabase, testBrokers, TestStack } from '@paygrid/testing';
+import { createTestDatabase, ServiceHarness, TestDatabase, testBrokers, TestStack, waitFor } from '@paygrid/testing';
 import { commonConfig } from '../config/common-config';
 import { loadConfig } from '../config/config';
 import { PlatformModule } from '../nest/platform.module';
@@ -13,6 +13,7 @@ import { ApiError, envelopeA } from '../errors/api-error';
 import { Metrics } from '../metrics/metrics';
 import { currentCorrelationId } from '../logging/correlation';
 import { CommandBus } from './command-bus';
+import { createKafka } from './kafka-factory';
 import { HandleCommand } from '../commands/handle-command.decorator';
 import { StagedContext, WriteContext } from '../commands/command-context';
 import { commandControllerFor } from './command-controller';
@@ -73,6 +74,9 @@ const TestCommands = {
   }),
 };
 
+/** What the create handler saw: notes in the order their handling started, and overlaps by note prefix. */
+const handling = { started: [] as string[], inFlight: new Map<string, number>(), overlapped: new Set<string>() };
+
 /** After-commit hooks of the create command, by note: proves they run once and only after commit. */
 const hooksRun = new Map<string, number>();
 let outsideCalls = 0;
@@ -88,7 +92,13 @@ class TestHandlers {
   async create(payload: TestCreatePayload, { tx }: WriteContext) {
     if (payload.refuse) throw envelopeA('invalid_request_error', 'refused_for_test', 'refused on purpose');
     if (payload.domainRefusal) throw new TestDomainError('cannot do that: status is DONE');
-    const [row] = await tx.manager.query('INSERT INTO test_effects (note) VALUES ($1) RETURNING id', [payload.note]);
+    const group = payload.note.split('#')[0];
+    handling.started.push(payload.note);
+    handling.inFlight.set(group, (handling.inFlight.get(group) ?? 0) + 1);
+    if (handling.inFlight.get(group)! > 1) handling.overlapped.add(group);
+    const [row] = await tx.manager
+      .query('INSERT INTO test_effects (note) VALUES ($1) RETURNING id', [payload.note])
+      .finally(() => handling.inFlight.set(group, handling.inFlight.get(group)! - 1));
     tx.afterCommit(async () => {
       const [seen] = await tx.manager.connection.query('SELECT count(*)::int AS n FROM test_effects WHERE id = $1', [row.id]);
       if (seen.n === 1) hooksRun.set(payload.note, (hooksRun.get(payload.note) ?? 0) + 1);
@@ -267,6 +277,38 @@ describe('command bus against a real service', () => {
     await startService();
     const reply = await bus.execute(TestCommands.whoami, {}, { actor: null, correlationId: 'corr-it-42' });
     expect(reply.correlation_id).toBe('corr-it-42');
+  });
+
+  it("handles an aggregate's commands one at a time in the order of its partition, among others handled beside them", async () => {
+    await startService();
+    const run = randomUUID().slice(0, 8);
+    const aggregate = `aggregate-${run}`;
+    const ownNotes = Array.from({ length: 12 }, (_, index) => `${aggregate}#${index}`);
+    const others = Array.from({ length: 24 }, (_, index) => `other-${run}-${index}#0`);
+    const sent = [...ownNotes.map((note) => ({ note, key: aggregate })), ...others.map((note) => ({ note, key: undefined }))];
+    await Promise.all(
+      sent.map(({ note, key }) =>
+        bus.execute(TestCommands.create, { note }, { actor: null, commandId: `cmd-${randomUUID()}`, key }),
+      ),
+    );
+
+    // The partition's order of the aggregate's commands, read back from the command topic.
+    const inPartition: string[] = [];
+    const reader = createKafka('order-reader', testBrokers(), pino({ level: 'silent' })).consumer({ groupId: `order-reader-${run}` });
+    await reader.connect();
+    await reader.subscribe({ topic: stack.names.commandTopic('payouts'), fromBeginning: true });
+    await reader.run({
+      eachMessage: async ({ message }) => {
+        if (message.key?.toString() !== aggregate) return;
+        inPartition.push(JSON.parse(message.value!.toString()).payload.note);
+      },
+    });
+    await waitFor(() => inPartition.length === ownNotes.length, { what: "the aggregate's commands read back" });
+    await reader.disconnect();
+
+    expect(handling.started.filter((note) => note.startsWith(`${aggregate}#`))).toEqual(inPartition);
+    expect(handling.overlapped.has(aggregate)).toBe(false);
+    expect(handling.started).toEqual(expect.arrayContaining(others));
   });
 
   it('answers an unknown command type with operation_not_available instead of hanging', async () => {

@@ -1,8 +1,9 @@
 import { ClientKafka, KafkaOptions, KafkaReplyPartitionAssigner, ServerKafka } from '@nestjs/microservices';
-import type { Consumer, ConsumerConfig, Kafka, Producer } from 'kafkajs';
+import type { Consumer, ConsumerConfig, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import { Logger } from 'pino';
 import { ConsumerHealth } from '../health/consumer-health';
 import { SupervisedConsumer } from './supervised-consumer';
+import { runInKeyedLanes } from './keyed-lanes';
 
 /**
  * Nest's Kafka transport (ServerKafka for a service's command consumer, ClientKafka for a sender's reply
@@ -14,8 +15,20 @@ import { SupervisedConsumer } from './supervised-consumer';
  *   gets the reply the command ledger stored.
  * - either consumer stayed dead after a crash kafkajs does not recover from. Here a fresh consumer is
  *   started (and readiness is down until it consumes again).
+ *
+ * The server also handles several commands of a partition at once (the stock one handles one at a
+ * time, so a service had at most one command in flight per partition): up to
+ * COMMANDS_IN_FLIGHT_PER_PARTITION, never two of the same message key at once and each key's in offset
+ * order (keyed-lanes.ts). The key is the command id unless the sender names an aggregate, so a
+ * redelivered command waits for its first copy and an aggregate's commands keep their order. Offsets are
+ * committed a slice at a time once every command of the slice was handled; a crash re-reads at most the
+ * slice, whose commands the command ledger answers with their stored replies.
  */
 type NestKafkaOptions = Required<KafkaOptions>['options'];
+
+export const COMMANDS_IN_FLIGHT_PER_PARTITION = 8;
+/** Messages handled before their offsets are committed (bounds what a crash replays). */
+const COMMAND_SLICE = 64;
 
 export class ResilientServerKafka extends ServerKafka {
   private supervisor?: SupervisedConsumer;
@@ -56,6 +69,26 @@ export class ResilientServerKafka extends ServerKafka {
     await super.close();
   }
 
+  override async bindEvents(consumer: Consumer): Promise<void> {
+    const topics = [...this.messageHandlers.keys()];
+    if (topics.length > 0) await consumer.subscribe({ ...(this.options.subscribe ?? {}), topics });
+    await consumer.run({
+      ...(this.options.run ?? {}),
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale, pause }) => {
+        for (let start = 0; start < batch.messages.length; start += COMMAND_SLICE) {
+          if (!isRunning() || isStale()) return;
+          const slice = batch.messages.slice(start, start + COMMAND_SLICE);
+          await runInKeyedLanes(slice, keyOf, COMMANDS_IN_FLIGHT_PER_PARTITION, (message) =>
+            this.handleMessage({ topic: batch.topic, partition: batch.partition, message, heartbeat, pause }),
+          );
+          resolveOffset(slice[slice.length - 1].offset);
+          await heartbeat();
+        }
+      },
+    });
+  }
+
   override async sendMessage(
     ...args: Parameters<ServerKafka['sendMessage']>
   ): ReturnType<ServerKafka['sendMessage']> {
@@ -70,6 +103,10 @@ export class ResilientServerKafka extends ServerKafka {
       return [];
     }
   }
+}
+
+function keyOf(message: KafkaMessage): string | null {
+  return message.key ? message.key.toString('utf8') : null;
 }
 
 /** The reply side of request/reply (the CommandBus's client). */

@@ -100,7 +100,9 @@ describe('outbox relay and inbox', () => {
     expect(unpublished).toBe(5);
     await waitFor(() => eventIds.every((id) => deliveries.includes(id)), { what: 'first publication' });
 
-    const relay = new OutboxRelay(dataSource, producer, stack.names, database.url, logger, { pollIntervalMs: 50 });
+    const relay = new OutboxRelay(dataSource, producer, stack.names, database.url, logger, {
+      pollIntervalMs: 50,
+    });
     await relay.start();
     await waitFor(() => deliveries.length >= 10, { what: 'republished duplicates' });
     await relay.stop();
@@ -111,7 +113,9 @@ describe('outbox relay and inbox', () => {
     expect(effects).toHaveLength(5);
     expect(effects.map((row: { event_id: string }) => row.event_id).sort()).toEqual([...eventIds].sort());
     expect(effects.every((row: { applied: number }) => row.applied === 1)).toBe(true);
-    const [{ pending }] = await dataSource.query('SELECT count(*)::int AS pending FROM outbox WHERE published_at IS NULL');
+    const [{ pending }] = await dataSource.query(
+      'SELECT count(*)::int AS pending FROM outbox WHERE published_at IS NULL',
+    );
     expect(pending).toBe(0);
   });
 
@@ -119,7 +123,9 @@ describe('outbox relay and inbox', () => {
     const producer = createProducer(kafka);
     await producer.connect();
     // A long poll interval: only the notification can make this publish promptly.
-    const relay = new OutboxRelay(dataSource, producer, stack.names, database.url, logger, { pollIntervalMs: 60_000 });
+    const relay = new OutboxRelay(dataSource, producer, stack.names, database.url, logger, {
+      pollIntervalMs: 60_000,
+    });
     await relay.start();
     const sourceId = `keyed-${randomUUID()}`;
     const received: { key: string | undefined; sourceId: string }[] = [];
@@ -129,7 +135,8 @@ describe('outbox relay and inbox', () => {
     await consumer.run({
       eachMessage: async ({ message }) => {
         const event = JSON.parse(message.value?.toString() ?? '{}');
-        if (event.source_id === sourceId) received.push({ key: message.key?.toString(), sourceId: event.source_id });
+        if (event.source_id === sourceId)
+          received.push({ key: message.key?.toString(), sourceId: event.source_id });
       },
     });
     await waitFor(async () => (await consumer.describeGroup()).state === 'Stable', { what: 'consumer join' });
@@ -149,6 +156,48 @@ describe('outbox relay and inbox', () => {
     await consumer.disconnect();
     await relay.stop();
     await producer.disconnect();
+  });
+
+  it('notifies once per committed transaction whatever its events, and never for a rolled-back one', async () => {
+    const listener = new Client({ connectionString: database.url });
+    const heard: string[] = [];
+    listener.on('notification', (message) => heard.push(message.payload ?? ''));
+    await listener.connect();
+    await listener.query('LISTEN paygrid_outbox');
+    try {
+      const append = (manager: Pick<DataSource, 'query'>, index: number) =>
+        appendToOutbox(manager, {
+          topic: EventTopics.payouts,
+          event_name: 'test.notified',
+          event_type: 'OPERATIONS',
+          source_id: `notified-${randomUUID()}`,
+          account_id: 'acct',
+          master_account_id: 'acct',
+          data: { index },
+        });
+      let statements = 0;
+      await dataSource.transaction(async (manager) => {
+        // One round trip per event: the NOTIFY rides on the insert (the outbox's statement trigger).
+        const counting = {
+          query: (sql: string, parameters?: unknown[]) => ((statements += 1), manager.query(sql, parameters)),
+        };
+        for (let index = 0; index < 4; index += 1) await append(counting, index);
+      });
+      expect(statements).toBe(4);
+      await expect(
+        dataSource.transaction(async (manager) => {
+          await append(manager, 0);
+          await append(manager, 1);
+          throw new Error('rolled back on purpose');
+        }),
+      ).rejects.toThrow('rolled back on purpose');
+      // Notifications reach a listener in commit order: once the barrier is heard, all before it were.
+      await dataSource.query(`SELECT pg_notify('paygrid_outbox', 'barrier')`);
+      await waitFor(() => heard.includes('barrier'), { what: 'the barrier notification' });
+      expect(heard).toEqual(['', 'barrier']);
+    } finally {
+      await listener.end();
+    }
   });
 });
 

@@ -6,9 +6,10 @@ import { traceHeaders } from '../tracing/propagation';
 
 /**
  * Appends an event to the outbox inside the caller's transaction (architecture rule 3): the event
- * exists if and only if the state change committed. The NOTIFY is delivered at commit, waking the
- * relay at once; a rolled-back transaction notifies nobody. The row's headers carry the writer's
- * correlation id and trace context, which the relay publishes with the event.
+ * exists if and only if the state change committed. One round trip: the outbox's statement trigger
+ * (outbox-notify-trigger.migration.ts) sends the NOTIFY, which Postgres delivers once per transaction at
+ * commit, waking the relay at once; a rolled-back transaction notifies nobody. The row's headers carry
+ * the writer's correlation id and trace context, which the relay publishes with the event.
  */
 export const OUTBOX_CHANNEL = 'paygrid_outbox';
 
@@ -42,9 +43,11 @@ export async function appendToOutbox<D>(executor: Executor, event: NewEvent<D>):
       event.topic,
       event.source_id,
       JSON.stringify(envelope),
-      JSON.stringify({ ...(correlationId ? { [CORRELATION_HEADER]: correlationId } : {}), ...traceHeaders() }),
+      JSON.stringify({
+        ...(correlationId ? { [CORRELATION_HEADER]: correlationId } : {}),
+        ...traceHeaders(),
+      }),
     ],
   );
-  await executor.query(`SELECT pg_notify($1, '')`, [OUTBOX_CHANNEL]);
   return envelope;
 }

@@ -147,12 +147,20 @@ export class EndpointRepository {
     return row ? toEndpoint(row) : null;
   }
 
-  /** First failure of a streak: remembered once, so "failing for 5 days" counts from there. */
+  /**
+   * First failure of a streak: remembered once, so "failing for 5 days" counts from there. Only that
+   * first failure writes (and locks) the endpoint row; every later one reads it, so thousands of
+   * deliveries retrying against a dead endpoint never queue on one hot row. Answers the endpoint as of now.
+   */
   async markFailing(executor: Executor, endpointId: string, at: Date): Promise<Endpoint | null> {
     const [row] = rowsOf<EndpointRow>(
       await executor.query(
-        `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2)
-          WHERE endpoint_id = $1 RETURNING *`,
+        `WITH started AS (
+           UPDATE webhook_endpoints SET failing_since = $2
+            WHERE endpoint_id = $1 AND failing_since IS NULL RETURNING *)
+         SELECT * FROM started
+         UNION ALL
+         SELECT * FROM webhook_endpoints WHERE endpoint_id = $1 AND NOT EXISTS (SELECT 1 FROM started)`,
         [endpointId, at],
       ),
     );

@@ -4,7 +4,7 @@ import { Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { Logger } from 'pino';
 import { DomainEvent, EventFormatError, parseDomainEvent } from '@paygrid/contracts';
 import {
-  claimInboxEvent,
+  claimInboxEvents,
   CONSUMER_DEFAULTS,
   ConsumerHealth,
   KAFKA,
@@ -96,19 +96,24 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
   }
 
   /**
-   * Stores events in one transaction (the inbox decides which are new; a chunk's new events and their
-   * deliveries are inserted with one statement each), then enqueues the deliveries it made due.
+   * Stores events in one transaction (the inbox decides which are new, the chunk's inbox rows, new events
+   * and their deliveries are inserted with one statement each), then enqueues the deliveries it made due.
    */
   async storeAll(incoming: IncomingEvent[]): Promise<('applied' | 'duplicate')[]> {
     const { fresh, due } = await this.dataSource.transaction(async (manager) => {
-      const claimed = new Set<string>();
-      const accepted: IncomingEvent[] = [];
-      for (const item of incoming) {
-        const id = item.event.event_id;
-        if (claimed.has(id) || !(await claimInboxEvent(manager, INTAKE_CONSUMER, id))) continue;
-        claimed.add(id);
-        accepted.push(item);
-      }
+      const claimed = await claimInboxEvents(
+        manager,
+        INTAKE_CONSUMER,
+        incoming.map((item) => item.event.event_id),
+      );
+      // The first copy of each claimed event (a batch may carry a republished one twice).
+      const taken = new Set<string>();
+      const accepted = incoming.filter(
+        (item) =>
+          claimed.has(item.event.event_id) &&
+          !taken.has(item.event.event_id) &&
+          taken.add(item.event.event_id),
+      );
       await this.events.insertMany(manager, accepted);
       const pairs = await this.fanOut(manager, accepted.map((item) => item.event).filter(isDeliverable));
       return { fresh: claimed, due: await this.deliveries.insertMany(manager, pairs) };

@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { WebhookReceiver } from '@paygrid/testing';
+import { CpuGroup, cpuBetween, cpuPerOperation, idleCpuRate, sampleCpu } from '../process-cpu';
+import { databaseWorkPerOperation, sampleDatabases } from '../database-work';
+import { summarise } from '../stats';
+import { CreateIntentClient, createIntentClient, runCreateIntents } from './bench-acquiring';
+
+/**
+ * The acquiring section of `npm run bench` (issue 12's targets), on the bench's running stack:
+ *
+ * 1. two webhook endpoints of the sandbox master on a local receiver, both answering 200, so every event of
+ *    every create is delivered twice, as on a merchant's stack;
+ * 2. create-intent at concurrency 1: p50 end to end on an otherwise idle stack;
+ * 3. create-intent at concurrency 16: rate, p50, p99, and two figures measured on the same run:
+ *    - CPU per create: utime + stime of every stack process (process-cpu.ts) from the run's start until
+ *      the last webhook of its creates arrived, less what each process burned per second while the stack
+ *      stood idle for 3 s just before (polls, heartbeats, others' use of the shared broker), divided by
+ *      the creates, so the event path's tail is counted and idle time is not (`_gross` keeps it);
+ *    - commits and row writes per create in each service's database (database-work.ts);
+ *    - webhook outbox commit → receiver, p99: for each delivery of an event created during the run, its
+ *      arrival at the receiver minus the event's `create_time` (stamped in the transaction that commits
+ *      it, a few ms before the commit, so the figure errs on the slow side);
+ * 4. the failing endpoint variant: the second endpoint now answers 500 to everything (the dispatcher
+ *    retries it), and the concurrency-16 run again: its rate against step 3's is the target.
+ *
+ * The endpoints are deleted at the end, so the sections after this one deliver to nobody.
+ */
+export interface CreateLoadOptions {
+  gateway: string;
+  credentials: { clientId: string; apiKey: string };
+  cpuGroups: CpuGroup[];
+  /** The Postgres server and the stack's database suffix, for the commits and row writes per create. */
+  databases: { serverUrl: string; suffix: string };
+  say: (line: string) => void;
+}
+
+const OK_PATH = '/bench-ok';
+/** How long the idle stack is watched for its CPU per second, just before the measured run. */
+const IDLE_SAMPLE_MS = 3000;
+const SECOND_PATH = '/bench-second';
+
+export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<string, Record<string, number>>> {
+  const client = await createIntentClient(options.gateway, options.credentials);
+  const receiver = await WebhookReceiver.start();
+  const arrivals: { at: number; createdAt: number }[] = [];
+  receiver.onRequest((request) => {
+    if (request.path !== OK_PATH) return;
+    const body = JSON.parse(request.rawBody) as { create_time?: string };
+    arrivals.push({ at: request.receivedAt, createdAt: Date.parse(body.create_time ?? '') });
+  });
+  const endpoints: string[] = [];
+  try {
+    for (const path of [OK_PATH, SECOND_PATH]) endpoints.push(await createEndpoint(client, receiver.url(path)));
+    await client.warmUp(20);
+    await drained(arrivals);
+
+    options.say('  create-intent, concurrency 1, 5 s');
+    const single = await runCreateIntents(client, { concurrency: 1, seconds: 5 });
+
+    options.say('  create-intent, concurrency 16, 10 s (CPU from /proc, webhook latency at the receiver)');
+    await drained(arrivals);
+    const idlePerMs = await idleCpuRate(options.cpuGroups, IDLE_SAMPLE_MS);
+    const runStart = Date.now();
+    const databasesBefore = await sampleDatabases(options.databases.serverUrl, options.databases.suffix);
+    const before = sampleCpu(options.cpuGroups);
+    const loaded = await runCreateIntents(client, { concurrency: 16 });
+    const runEnd = Date.now();
+    await drained(arrivals);
+    const after = sampleCpu(options.cpuGroups);
+    const measuredMs = Date.now() - runStart;
+    const databasesAfter = await sampleDatabases(options.databases.serverUrl, options.databases.suffix);
+    const creates = loaded.acquiring_create_intent_requests - loaded.acquiring_create_intent_errors;
+    const databaseWork = databaseWorkPerOperation(databasesBefore, databasesAfter, creates, options.databases.suffix);
+    const used = cpuBetween(options.cpuGroups, before, after);
+    const cpu = cpuPerOperation(options.cpuGroups, used, creates, { perMs: idlePerMs, runMs: measuredMs });
+    const ofRun = arrivals.filter((arrival) => arrival.createdAt >= runStart && arrival.createdAt <= runEnd);
+    const webhook = summarise(ofRun.map((arrival) => arrival.at - arrival.createdAt));
+
+    options.say('  create-intent, concurrency 16, 10 s, one endpoint answering 500 to everything');
+    receiver.respond(SECOND_PATH, { status: 500, body: 'bench: failing on purpose' });
+    const failing = await runCreateIntents(client, { concurrency: 16 });
+    const failedAttempts = receiver.received(SECOND_PATH).filter((request) => request.receivedAt >= runEnd).length;
+
+    return {
+      acquiring_create_intent_c1: {
+        p50_ms: single.acquiring_create_intent_p50_ms,
+        p99_ms: single.acquiring_create_intent_p99_ms,
+        per_second: single.acquiring_create_intent_per_second,
+        errors: single.acquiring_create_intent_errors,
+      },
+      acquiring_create_intent: {
+        ...loaded,
+        ...cpu,
+        ...databaseWork,
+        webhook_deliveries_measured: webhook.count,
+        webhook_commit_to_receiver_p50_ms: webhook.p50_ms,
+        webhook_commit_to_receiver_p99_ms: webhook.p99_ms,
+      },
+      acquiring_failing_endpoint: { ...failing, failing_endpoint_attempts: failedAttempts },
+    };
+  } finally {
+    for (const endpointId of endpoints) await deleteEndpoint(client, endpointId).catch(() => undefined);
+    await receiver.close();
+  }
+}
+
+async function createEndpoint(client: CreateIntentClient, url: string): Promise<string> {
+  const response = await fetch(`${client.api}/v1/webhooks/endpoints`, {
+    method: 'POST',
+    headers: { ...client.headers, 'x-idempotency-key': randomUUID() },
+    body: JSON.stringify({ url, description: 'bench' }),
+  });
+  const body = (await response.json()) as { endpoint_id?: string };
+  if (response.status !== 200 || !body.endpoint_id) throw new Error(`webhook endpoint refused: ${response.status}`);
+  return body.endpoint_id;
+}
+
+async function deleteEndpoint(client: CreateIntentClient, endpointId: string): Promise<void> {
+  await fetch(`${client.api}/v1/webhooks/endpoints/${endpointId}/delete`, {
+    method: 'POST',
+    headers: { ...client.headers, 'x-idempotency-key': randomUUID() },
+    body: '{}',
+  });
+}
+
+/**
+ * Until the receiver got nothing new for a second (the pipeline has drained), within 60 s: a bench
+ * measure, not a test, so "quiet for a second" is good enough.
+ */
+async function drained(arrivals: unknown[]): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  let seen = -1;
+  while (arrivals.length !== seen && Date.now() < deadline) {
+    seen = arrivals.length;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}

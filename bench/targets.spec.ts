@@ -1,0 +1,97 @@
+import { evaluateTargets, Target, targetTable } from './targets';
+import { selectedSections } from './sections';
+import { cpuBetween, cpuPerOperation, cpuTicksOf, CpuGroup, CpuSample } from './process-cpu';
+
+const ratio: Target = {
+  name: 'rate vs baseline',
+  figure: ['load', 'per_second'],
+  baseline: ['postgres', 'tps'],
+  threshold: 0.08,
+  direction: 'at_least',
+  unit: '×',
+};
+const latency: Target = { name: 'p99', figure: ['load', 'p99_ms'], threshold: 250, direction: 'at_most', unit: 'ms' };
+
+describe('the bench targets', () => {
+  it('divides a figure by its baseline and compares the ratio with the threshold', () => {
+    const [passing] = evaluateTargets({ load: { per_second: 100 }, postgres: { tps: 1000 } }, [ratio]);
+    expect(passing).toMatchObject({ figure: 100, baseline: 1000, verdict: 'PASS' });
+    expect(passing.value).toBeCloseTo(0.1);
+    const [failing] = evaluateTargets({ load: { per_second: 50 }, postgres: { tps: 1000 } }, [ratio]);
+    expect(failing.verdict).toBe('FAIL');
+  });
+
+  it('holds an absolute figure to an upper bound', () => {
+    expect(evaluateTargets({ load: { p99_ms: 250 } }, [latency])[0].verdict).toBe('PASS');
+    expect(evaluateTargets({ load: { p99_ms: 251 } }, [latency])[0].verdict).toBe('FAIL');
+  });
+
+  it('says "not run" when a section did not run, never PASS', () => {
+    const outcomes = evaluateTargets({ postgres: { tps: 1000 } }, [ratio, latency]);
+    expect(outcomes.map((outcome) => outcome.verdict)).toEqual(['not run', 'not run']);
+    expect(targetTable(outcomes)).toContain('| rate vs baseline |  | 1000 |  | ≥ 0.08× | not run |');
+  });
+
+  it('prints figure, baseline, ratio, threshold and verdict in one row per target', () => {
+    const table = targetTable(evaluateTargets({ load: { per_second: 100, p99_ms: 300 }, postgres: { tps: 1000 } }, [ratio, latency]));
+    expect(table).toContain('| rate vs baseline | 100 | 1000 | 0.100 | ≥ 0.08× | PASS |');
+    expect(table).toContain('| p99 | 300 ms |  |  | ≤ 250 ms | FAIL |');
+  });
+});
+
+describe('--only', () => {
+  it('selects sections by comma list or repeated flag, and every section without it', () => {
+    expect(selectedSections([])).toBeNull();
+    expect(selectedSections(['--only', 'acquiring,http'])).toEqual(['acquiring', 'http']);
+    expect(selectedSections(['--only=ledger', '--only', 'webhooks'])).toEqual(['ledger', 'webhooks']);
+  });
+
+  it('refuses an unknown section rather than running nothing', () => {
+    expect(() => selectedSections(['--only', 'acquring'])).toThrow(/unknown bench section\(s\) acquring/);
+  });
+});
+
+describe('CPU per operation', () => {
+  it('reads utime + stime of a live process and null for a gone one', () => {
+    expect(cpuTicksOf(process.pid)).toEqual(expect.any(Number));
+    expect(cpuTicksOf(2 ** 22 + 1)).toBeNull();
+  });
+
+  it('sums the differences of the stack groups, counts a process born mid-run whole, and leaves shared groups out of the total', () => {
+    const groups: CpuGroup[] = [
+      { name: 'gateway', pids: () => [] },
+      { name: 'postgres', pids: () => [] },
+      { name: 'postgres_shared', pids: () => [], shared: true },
+    ];
+    const before: CpuSample = new Map([
+      ['gateway', new Map([[10, 100]])],
+      ['postgres', new Map([[20, 50]])],
+      ['postgres_shared', new Map([[30, 0]])],
+    ]);
+    const after: CpuSample = new Map([
+      ['gateway', new Map([[10, 140]])],
+      ['postgres', new Map([[20, 70], [21, 10]])],
+      ['postgres_shared', new Map([[30, 500]])],
+    ]);
+    const used = cpuBetween(groups, before, after);
+    expect(used).toEqual({ gateway: 400, postgres: 300, postgres_shared: 5000 });
+    expect(cpuPerOperation(groups, used, 100)).toEqual({
+      cpu_ms_per_operation: 7,
+      cpu_ms_gateway: 4,
+      cpu_ms_postgres: 3,
+      cpu_ms_postgres_shared: 50,
+    });
+  });
+
+  it("subtracts each group's idle burn over the run before dividing, and keeps the gross total", () => {
+    const groups: CpuGroup[] = [
+      { name: 'gateway', pids: () => [] },
+      { name: 'kafka', pids: () => [] },
+    ];
+    const figures = cpuPerOperation(groups, { gateway: 1000, kafka: 500 }, 100, {
+      perMs: { gateway: 0.01, kafka: 0.1 },
+      runMs: 10_000,
+    });
+    expect(figures).toEqual({ cpu_ms_per_operation: 9, cpu_ms_per_operation_gross: 15, cpu_ms_gateway: 9, cpu_ms_kafka: 0 });
+  });
+});

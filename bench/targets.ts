@@ -1,0 +1,133 @@
+/**
+ * What `npm run bench` is held to (issue 12): each target names the figure it reads, the baseline it is
+ * divided by (a figure of the same run on the same machine, so the ratio survives a faster or slower box),
+ * and its threshold. Absolute targets (latency, CPU) have no baseline. The payouts and ledger ratios are
+ * not issue 12's targets: they are floors a little under their figures when the table was written, so a
+ * regression shows as a FAIL.
+ */
+export type Results = Record<string, Record<string, number | string>>;
+
+export interface Target {
+  name: string;
+  /** [section, figure] of the results. */
+  figure: [string, string];
+  baseline?: [string, string];
+  threshold: number;
+  direction: 'at_least' | 'at_most';
+  unit: string;
+}
+
+export const TARGETS: Target[] = [
+  {
+    name: 'create-intent (card, auto-capture) c16: rate vs postgres create-like tx',
+    figure: ['acquiring_create_intent', 'acquiring_create_intent_per_second'],
+    baseline: ['postgres_commit', 'transactions_per_second'],
+    threshold: 0.08,
+    direction: 'at_least',
+    unit: '×',
+  },
+  {
+    name: 'create-intent c16: p99',
+    figure: ['acquiring_create_intent', 'acquiring_create_intent_p99_ms'],
+    threshold: 250,
+    direction: 'at_most',
+    unit: 'ms',
+  },
+  {
+    name: 'create-intent c1: p50 end to end',
+    figure: ['acquiring_create_intent_c1', 'p50_ms'],
+    threshold: 15,
+    direction: 'at_most',
+    unit: 'ms',
+  },
+  {
+    name: 'CPU per create, all stack processes',
+    figure: ['acquiring_create_intent', 'cpu_ms_per_operation'],
+    threshold: 12,
+    direction: 'at_most',
+    unit: 'ms',
+  },
+  {
+    name: 'webhook outbox commit → receiver p99, during the c16 create run',
+    figure: ['acquiring_create_intent', 'webhook_commit_to_receiver_p99_ms'],
+    threshold: 100,
+    direction: 'at_most',
+    unit: 'ms',
+  },
+  {
+    name: 'create-intent c16 with a failing endpoint vs without',
+    figure: ['acquiring_failing_endpoint', 'acquiring_create_intent_per_second'],
+    baseline: ['acquiring_create_intent', 'acquiring_create_intent_per_second'],
+    threshold: 0.9,
+    direction: 'at_least',
+    unit: '×',
+  },
+  {
+    name: 'authenticated idempotent echo c64 vs gateway no-op c64',
+    figure: ['gateway_authenticated_idempotent_c64', 'requests_per_second'],
+    baseline: ['http_noop_c64', 'requests_per_second'],
+    threshold: 0.35,
+    direction: 'at_least',
+    unit: '×',
+  },
+  {
+    name: 'payout create c16 vs postgres create-like tx (floor)',
+    figure: ['payout_create', 'payouts_per_second'],
+    baseline: ['postgres_commit', 'transactions_per_second'],
+    threshold: 0.025,
+    direction: 'at_least',
+    unit: '×',
+  },
+  {
+    name: 'ledger capture entries vs postgres create-like tx (floor)',
+    figure: ['ledger_postings', 'entries_per_second'],
+    baseline: ['postgres_commit', 'transactions_per_second'],
+    threshold: 0.15,
+    direction: 'at_least',
+    unit: '×',
+  },
+];
+
+export interface TargetOutcome {
+  target: Target;
+  figure: number | null;
+  baseline: number | null;
+  /** The figure, or its ratio to the baseline. */
+  value: number | null;
+  verdict: 'PASS' | 'FAIL' | 'not run';
+}
+
+export function evaluateTargets(results: Results, targets: Target[] = TARGETS): TargetOutcome[] {
+  return targets.map((target) => {
+    const figure = numberAt(results, target.figure);
+    const baseline = target.baseline ? numberAt(results, target.baseline) : null;
+    const value =
+      figure === null ? null : target.baseline ? (baseline ? figure / baseline : null) : figure;
+    const verdict =
+      value === null
+        ? 'not run'
+        : (target.direction === 'at_least' ? value >= target.threshold : value <= target.threshold)
+          ? 'PASS'
+          : 'FAIL';
+    return { target, figure, baseline, value, verdict };
+  });
+}
+
+/** The targets as a Markdown table: figure, baseline, ratio, target, verdict. */
+export function targetTable(outcomes: TargetOutcome[]): string {
+  const lines = ['| target | figure | baseline | ratio | target | result |', '|---|---|---|---|---|---|'];
+  for (const { target, figure, baseline, value, verdict } of outcomes) {
+    const ratio = target.baseline && value !== null ? value.toFixed(3) : '';
+    const bound = `${target.direction === 'at_least' ? '≥' : '≤'} ${target.threshold}${target.unit === '×' ? '×' : ` ${target.unit}`}`;
+    const shown = figure === null ? '' : `${figure}${target.baseline ? '' : ` ${target.unit}`}`;
+    lines.push(`| ${target.name} | ${shown} | ${baseline ?? ''} | ${ratio} | ${bound} | ${verdict} |`);
+  }
+  return lines.join('\n');
+}
+
+function numberAt(results: Results, [section, key]: [string, string]): number | null {
+  const value = results[section]?.[key];
+  if (value === undefined || value === '') return null;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : null;
+}
