@@ -44,7 +44,8 @@ export async function provideInfrastructure(
   const databaseServerUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-  let kafkaBrokers = externalKafka ?? '127.0.0.1:9092';
+  const kafkaPort = process.env.KAFKA_PORT ?? '9092';
+  let kafkaBrokers = externalKafka ?? `127.0.0.1:${kafkaPort}`;
   let startedKafka = false;
   let brokerEnv: NodeJS.ProcessEnv | undefined;
   let stopScript = 'kafka-down.sh';
@@ -56,12 +57,12 @@ export async function provideInfrastructure(
       brokerEnv = await throwawayBrokerEnv();
       stopScript = 'kafka-reset.sh';
       kafkaBrokers = `127.0.0.1:${brokerEnv.KAFKA_PORT}`;
-      log(`port 9092 is held by another process (above); starting a broker of this run's own on ${kafkaBrokers}`);
+      log(`port ${kafkaPort} is held by another process (above); starting a broker of this run's own on ${kafkaBrokers}`);
       started = startBroker(brokerEnv);
     }
     if (started.portHeld) {
       throw new Error(
-        'the Kafka port 9092 is held by another process (see the kafka-up line above): stop it, or run with KAFKA_BROKERS=<host:port> to use a broker that is already running',
+        `the Kafka port ${kafkaPort} is held by another process (see the kafka-up line above): stop it, or run with KAFKA_BROKERS=<host:port> to use a broker that is already running`,
       );
     }
     startedKafka = !/already running/i.test(started.output);
