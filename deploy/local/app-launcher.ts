@@ -35,12 +35,36 @@ export interface StackSettings {
   logLevel: string;
   /** Where app output goes: the terminal (pretty) or a file per app. */
   logSink: 'terminal' | { directory: string };
+  /**
+   * Processes of every app (default 1). Replica r listens on the app's port + r × REPLICA_PORT_STRIDE;
+   * every replica shares the app's database, Redis and consumer groups, as pods of one Deployment do.
+   */
+  replicas?: number;
 }
 
 export interface RunningApp {
   name: AppName;
   port: number;
   process: ChildProcess;
+  /** 0 for the first (or only) process of the app. */
+  replica?: number;
+}
+
+/** Replica r of an app listens `r × 10` above its port: 3002 and 3012 for acquiring under `npm start`. */
+export const REPLICA_PORT_STRIDE = 10;
+export const MAX_REPLICAS = 5;
+
+export function replicasOf(settings: Pick<StackSettings, 'replicas'>): number {
+  const replicas = settings.replicas ?? 1;
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > MAX_REPLICAS) {
+    throw new Error(`replicas must be an integer from 1 to ${MAX_REPLICAS} (got ${replicas})`);
+  }
+  return replicas;
+}
+
+/** How logs and the supervisor name one process: `acquiring`, or `acquiring#2` when there are replicas. */
+export function instanceLabel(name: AppName, replica: number, replicas: number): string {
+  return replicas === 1 ? name : `${name}#${replica + 1}`;
 }
 
 export function appDatabaseUrl(settings: StackSettings, database: string): string {
@@ -58,17 +82,20 @@ export function redisUrlOnDatabase(redisUrl: string, database: number): string {
   return url.toString();
 }
 
-export function appPort(settings: StackSettings, port: number): number {
-  return port + settings.portOffset;
+export function appPort(settings: Pick<StackSettings, 'portOffset'>, port: number, replica = 0): number {
+  return port + settings.portOffset + replica * REPLICA_PORT_STRIDE;
 }
 
 export async function assertPortsFree(settings: StackSettings): Promise<void> {
+  const replicas = replicasOf(settings);
   for (const app of APP_CATALOG) {
-    const port = appPort(settings, app.port);
-    if (!(await portFree(port))) {
-      throw new Error(
-        `port ${port} (${app.name}) is already in use: is Paygrid already running? Stop it first, or free the port.`,
-      );
+    for (let replica = 0; replica < replicas; replica += 1) {
+      const port = appPort(settings, app.port, replica);
+      if (!(await portFree(port))) {
+        throw new Error(
+          `port ${port} (${instanceLabel(app.name, replica, replicas)}) is already in use: is Paygrid already running? Stop it first, or free the port.`,
+        );
+      }
     }
   }
 }
@@ -84,15 +111,19 @@ function portFree(port: number): Promise<boolean> {
 export type OnAppExit = (app: AppName, code: number | null, signal: NodeJS.Signals | null) => void;
 
 export function launchApps(settings: StackSettings, onExit: OnAppExit): RunningApp[] {
-  return APP_CATALOG.map((app) => launchApp(settings, app, onExit));
+  const replicas = replicasOf(settings);
+  return APP_CATALOG.flatMap((app) =>
+    Array.from({ length: replicas }, (_, replica) => launchApp(settings, app, onExit, replica)),
+  );
 }
 
 export function launchApp(
   settings: StackSettings,
   app: AppDescriptor,
   onExit: OnAppExit,
+  replica = 0,
 ): RunningApp {
-  const port = appPort(settings, app.port);
+  const port = appPort(settings, app.port, replica);
   const child = spawn(
     process.execPath,
     ['-r', path.join(REPO_ROOT, 'deploy/local/register-paths.js'), path.join(REPO_ROOT, `dist/apps/${app.name}/src/main.js`)],
@@ -112,9 +143,9 @@ export function launchApp(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  pipeLogs(app.name, child, settings.logSink);
+  pipeLogs(app.name, instanceLabel(app.name, replica, replicasOf(settings)), child, settings.logSink);
   child.on('exit', (code, signal) => onExit(app.name, code, signal));
-  return { name: app.name, port, process: child };
+  return { name: app.name, port, process: child, replica };
 }
 
 export async function waitUntilReady(apps: RunningApp[], timeoutMs: number): Promise<void> {
@@ -169,17 +200,17 @@ const COLORS: Record<AppName, number> = {
   'webhook-dispatcher': 96,
 };
 
-function pipeLogs(name: AppName, child: ChildProcess, sink: StackSettings['logSink']): void {
+function pipeLogs(name: AppName, label: string, child: ChildProcess, sink: StackSettings['logSink']): void {
   if (sink !== 'terminal') {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const fs = require('node:fs') as typeof import('node:fs');
     fs.mkdirSync(sink.directory, { recursive: true });
-    const file = fs.createWriteStream(path.join(sink.directory, `${name}.log`), { flags: 'a' });
+    const file = fs.createWriteStream(path.join(sink.directory, `${label.replace('#', '-')}.log`), { flags: 'a' });
     child.stdout?.pipe(file);
     child.stderr?.pipe(file);
     return;
   }
-  const prefix = process.stdout.isTTY ? `\x1b[${COLORS[name]}m${name.padEnd(18)}\x1b[0m` : name.padEnd(18);
+  const prefix = process.stdout.isTTY ? `\x1b[${COLORS[name]}m${label.padEnd(18)}\x1b[0m` : label.padEnd(18);
   for (const stream of [child.stdout, child.stderr]) {
     if (!stream) continue;
     createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${prefix} ${readable(line)}\n`));

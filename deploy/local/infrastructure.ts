@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import Redis from 'ioredis';
 import { REPO_ROOT } from './app-launcher';
@@ -32,23 +33,45 @@ export interface Infrastructure {
 export async function provideInfrastructure(
   log: (line: string) => void,
   databaseSuffix = '',
-  options: { recreateDatabases?: boolean; kafkaPrefix?: string } = {},
+  options: {
+    recreateDatabases?: boolean;
+    kafkaPrefix?: string;
+    /** When 9092 is held by a process not ours, run a throwaway broker on free ports instead of failing. */
+    otherPortsIfHeld?: boolean;
+  } = {},
 ): Promise<Infrastructure> {
   const externalKafka = process.env.KAFKA_BROKERS;
-  const kafkaBrokers = externalKafka ?? '127.0.0.1:9092';
   const databaseServerUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+  const kafkaPort = process.env.KAFKA_PORT ?? '9092';
+  let kafkaBrokers = externalKafka ?? `127.0.0.1:${kafkaPort}`;
   let startedKafka = false;
+  let brokerEnv: NodeJS.ProcessEnv | undefined;
+  let stopScript = 'kafka-down.sh';
   if (!externalKafka) {
-    const output = execFileSync('bash', [path.join(HERE, 'kafka/kafka-up.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-    startedKafka = !/already running/i.test(output);
-    log(output.trim());
+    let started = startBroker();
+    if (started.portHeld && options.otherPortsIfHeld) {
+      // Someone else's process (often another checkout's broker) has 9092: a broker of our own on free
+      // ports, thrown away at the end, rather than a failure nobody can read or a broker we do not own.
+      brokerEnv = await throwawayBrokerEnv();
+      stopScript = 'kafka-reset.sh';
+      kafkaBrokers = `127.0.0.1:${brokerEnv.KAFKA_PORT}`;
+      log(`port ${kafkaPort} is held by another process (above); starting a broker of this run's own on ${kafkaBrokers}`);
+      started = startBroker(brokerEnv);
+    }
+    if (started.portHeld) {
+      throw new Error(
+        `the Kafka port ${kafkaPort} is held by another process (see the kafka-up line above): stop it, or run with KAFKA_BROKERS=<host:port> to use a broker that is already running`,
+      );
+    }
+    startedKafka = !/already running/i.test(started.output);
+    log(started.output.trim());
   } else {
     log(`using Kafka at ${externalKafka}`);
   }
   const release = async () => {
-    if (startedKafka) execFileSync('bash', [path.join(HERE, 'kafka/kafka-down.sh')], { stdio: 'inherit' });
+    if (startedKafka) execFileSync('bash', [path.join(HERE, 'kafka', stopScript)], { stdio: 'inherit', env: brokerEnv });
   };
   try {
     if (options.kafkaPrefix) {
@@ -70,6 +93,47 @@ export async function provideInfrastructure(
     throw error;
   }
   return { kafkaBrokers, databaseServerUrl, redisUrl, startedKafka, release };
+}
+
+/** kafka-up.sh's exit status when a port it needs is held by another process (it names the holder). */
+const EXIT_PORT_HELD = 3;
+
+/** Runs kafka-up.sh (stderr to the terminal); `portHeld` when another process has its ports. */
+function startBroker(env?: NodeJS.ProcessEnv): { output: string; portHeld: boolean } {
+  try {
+    const output = execFileSync('bash', [path.join(HERE, 'kafka/kafka-up.sh')], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env,
+    });
+    return { output, portHeld: false };
+  } catch (error) {
+    if ((error as { status?: number }).status === EXIT_PORT_HELD) return { output: '', portHeld: true };
+    throw new Error(`kafka-up.sh failed (its messages are above): ${(error as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** The same scripts on free ports, in a folder of their own, with the repository's jars. */
+async function throwawayBrokerEnv(): Promise<NodeJS.ProcessEnv> {
+  const version = process.env.KAFKA_VERSION ?? '3.9.2';
+  return {
+    ...process.env,
+    KAFKA_PORT: String(await freePort()),
+    KAFKA_CONTROLLER_PORT: String(await freePort()),
+    KAFKA_BASE_DIR: path.join(REPO_ROOT, '.kafka/brokers/run-' + process.pid),
+    KAFKA_LIB_DIR: path.join(REPO_ROOT, '.kafka', `lib-${version}`),
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
 }
 
 async function checkRedis(url: string): Promise<void> {

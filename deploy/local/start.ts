@@ -1,5 +1,5 @@
-import { APP_CATALOG, appDescriptor, databaseUrlFor, DEFAULT_KAFKA_PREFIX } from '@paygrid/platform';
-import { assertPortsFree } from './app-launcher';
+import { appDescriptor, databaseUrlFor, DEFAULT_KAFKA_PREFIX } from '@paygrid/platform';
+import { appPort, assertPortsFree, REPLICA_PORT_STRIDE, replicasOf } from './app-launcher';
 import { AppSupervisor } from './app-supervisor';
 import { provideInfrastructure } from './infrastructure';
 import { readySandboxPoolCard, sandboxCredentials } from './sandbox-credentials';
@@ -9,6 +9,9 @@ import { readySandboxPoolCard, sandboxCredentials } from './sandbox-credentials'
  * Redis, runs the six apps with prefixed readable logs under a supervisor (an app that exits is started
  * again with backoff while the others keep running), prints the gateway URL and the sandbox
  * credentials, and on Ctrl-C stops everything it started and nothing else.
+ *
+ * `PAYGRID_REPLICAS=2 npm start` runs two processes of every app (the second on port + 10: gateways on
+ * 3000 and 3010), sharing databases and consumer groups, as two pods of each Deployment would.
  */
 const say = (line: string) => process.stdout.write(`paygrid            ${line}\n`);
 
@@ -20,6 +23,7 @@ async function main(): Promise<void> {
     extraEnv: {},
     logLevel: process.env.LOG_LEVEL ?? 'info',
     logSink: 'terminal' as const,
+    replicas: replicasFromEnv(process.env.PAYGRID_REPLICAS),
   };
   await assertPortsFree({ ...settings, kafkaBrokers: '', databaseServerUrl: '', redisUrl: '' });
   const infrastructure = await provideInfrastructure(say, '', { kafkaPrefix: settings.kafkaPrefix });
@@ -46,10 +50,14 @@ async function main(): Promise<void> {
     await shutdown(1);
     return;
   }
-  const gateway = APP_CATALOG.find((app) => app.name === 'gateway');
-  const base = `http://127.0.0.1:${gateway?.port}/api`;
+  const gateway = appDescriptor('gateway');
+  const base = `http://127.0.0.1:${gateway.port}/api`;
   say('');
   say(`Paygrid is up. API base URL: ${base}   (health: ${base}/health)`);
+  if (settings.replicas > 1) {
+    const gateways = Array.from({ length: settings.replicas }, (_, replica) => appPort(settings, gateway.port, replica));
+    say(`${settings.replicas} replicas of every app (ports + ${REPLICA_PORT_STRIDE} each); gateways on ${gateways.join(', ')}`);
+  }
   say('Sandbox credentials (POST /api/v1/connect/token with x-client-id and x-api-key):');
   for (const credential of sandboxCredentials()) {
     say(`  ${credential.label.padEnd(14)} account ${credential.accountId}  x-client-id ${credential.clientId}  x-api-key ${credential.apiKey}`);
@@ -59,6 +67,11 @@ async function main(): Promise<void> {
     say(`A ready pool card of the master (POST /api/v1/issuing/cards/assign, then /cards/activate): card_number ${poolCard.card_number}  activation_code ${poolCard.activation_code}`);
   }
   say('Press Ctrl-C to stop.');
+}
+
+/** PAYGRID_REPLICAS: processes per app, 1 by default. */
+function replicasFromEnv(raw: string | undefined): number {
+  return replicasOf({ replicas: raw === undefined || raw === '' ? 1 : Number(raw) });
 }
 
 main().catch((error) => {

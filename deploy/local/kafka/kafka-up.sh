@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Start a single-node Apache Kafka (KRaft, broker+controller) on 127.0.0.1:9092, no Docker.
 #
-#   bash deploy/local/kafka/kafka-up.sh      # idempotent: exits 0 if our broker is already running
+#   bash deploy/local/kafka/kafka-up.sh      # idempotent: exits 0 if our broker is already running;
+#                                            # exits 3, naming the holder, if another process has the port
 #   bash deploy/local/kafka/kafka-down.sh    # stops it (by recorded pid only)
 #   bash deploy/local/kafka/kafka-reset.sh   # stops it and deletes its data (topics, offsets, events)
 #
@@ -43,6 +44,21 @@ is_our_broker() {
   [[ "$cmd" == *kafka.Kafka*"$RUN/server.properties"* ]]
 }
 port_in_use() { (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null; }
+# Who listens on port $1, as precisely as the machine tells: "pid 123 (java ... kafka.Kafka /x/server.properties)".
+port_holder() {
+  local pid cmd
+  pid="$( (ss -ltnpH "sport = :$1" 2>/dev/null || true) | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)"
+  if [[ -n "$pid" ]]; then
+    cmd="$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)"
+    # A JVM's command line is mostly flags: keep its start and its end (main class, config file).
+    ((${#cmd} > 200)) && cmd="${cmd:0:60} … ${cmd: -120}"
+    echo "pid $pid ($cmd)"
+  else
+    echo "a process this user cannot see"
+  fi
+}
+# Exit status when a port is held by something else: callers (npm test) may then start a broker elsewhere.
+EXIT_PORT_HELD=3
 
 command -v java >/dev/null || die "java not found on PATH (Java 17+ needed)"
 mkdir -p "$BASE"
@@ -61,8 +77,10 @@ if [[ -f "$PIDFILE" ]] && is_our_broker "$(cat "$PIDFILE")"; then
 fi
 for p in "$PORT" "$CONTROLLER_PORT"; do
   if port_in_use "$p"; then
-    die "port $p on $HOST is already in use by another process (not the broker recorded in $PIDFILE)." \
-      "Stop it, or point the apps at it with KAFKA_BROKERS (see docs/kafka-local.md)."
+    echo "kafka-up: port $p on $HOST is held by $(port_holder "$p"), not by the broker recorded in $PIDFILE." >&2
+    echo "kafka-up: stop that process, point the apps at a broker with KAFKA_BROKERS, or choose other ports" \
+      "with KAFKA_PORT and KAFKA_CONTROLLER_PORT (see docs/kafka-local.md)." >&2
+    exit "$EXIT_PORT_HELD"
   fi
 done
 

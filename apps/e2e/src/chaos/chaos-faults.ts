@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { APP_CATALOG, AppName, databaseUrlFor } from '@paygrid/platform';
 import { WebhookReceiver } from '@paygrid/testing';
+import { waitFor } from '@paygrid/testing';
 import { isAlive } from '../support/stack-control';
 import { CHAOS_DATABASE_SUFFIX, ChaosStack } from './chaos-stack';
 
@@ -17,13 +18,16 @@ import { CHAOS_DATABASE_SUFFIX, ChaosStack } from './chaos-stack';
 export interface FaultContext {
   stack: ChaosStack;
   receiver: WebhookReceiver;
+  /** What the load has done so far (a fault may wait on it: a barrier it observes, not a sleep). */
+  load: { acknowledged(): number; finished(): boolean };
 }
 
 export interface Fault {
   name: string;
   /** Needs a broker of the stack's own. */
   needsOwnBroker?: boolean;
-  inject(context: FaultContext): Promise<void>;
+  /** Resolves with what it saw go wrong while it lasted (nothing, for most faults). */
+  inject(context: FaultContext): Promise<string[] | void>;
 }
 
 /** Holding a fault for a set time is the fault itself (an outage has a length), not a wait in a test. */
@@ -40,6 +44,52 @@ function sigkill(app: AppName): Fault {
       while (stack.restartsOf(app) === restarts && isAlive(pid)) await hold(20);
     },
   };
+}
+
+/**
+ * One replica of several killed and kept down (the supervisor holds it) until the live replicas have
+ * taken over every partition of its consumer group and the load has had `SERVED_WHILE_DOWN` more steps
+ * acknowledged (or has finished): proof that the others carry the work alone and the dead one's commands
+ * are not lost. Then it is let back, and the suite measures the time to healthy from there.
+ */
+export const SERVED_WHILE_DOWN = 8;
+const LIVE_REPLICA_WITHIN_MS = 60_000;
+
+function replicaDown(app: AppName): Fault {
+  return {
+    name: `SIGKILL ${app}#1, kept down`,
+    async inject({ stack, load }) {
+      const survivors = stack.replicas - 1;
+      stack.supervisor.hold(app, 0);
+      const pid = stack.pidOf(app, 0);
+      try {
+        process.kill(pid, 'SIGKILL');
+        await waitFor(() => !isAlive(pid), { what: `${app}#1 to die` });
+        if (!(await within(() => stack.partitionsHeldBy(app, survivors), 250))) {
+          return [
+            `${app}'s partitions did not all move to the live replica within ${LIVE_REPLICA_WITHIN_MS / 1000} s`,
+          ];
+        }
+        const before = load.acknowledged();
+        if (!(await within(() => load.finished() || load.acknowledged() >= before + SERVED_WHILE_DOWN, 50))) {
+          return [
+            `fewer than ${SERVED_WHILE_DOWN} steps acknowledged in ${LIVE_REPLICA_WITHIN_MS / 1000} s while ${app}#1 was down`,
+          ];
+        }
+        return [];
+      } finally {
+        stack.supervisor.release(app, 0);
+      }
+    },
+  };
+}
+
+/** Whether `probe` holds within LIVE_REPLICA_WITHIN_MS (polled; a miss is a violation, not a crash). */
+function within(probe: () => Promise<boolean> | boolean, intervalMs: number): Promise<boolean> {
+  return waitFor(probe, { timeoutMs: LIVE_REPLICA_WITHIN_MS, intervalMs }).then(
+    () => true,
+    () => false,
+  );
 }
 
 export const BROKER_OUTAGE_MS = 30_000;
@@ -96,21 +146,21 @@ const receiverOutage: Fault = {
   },
 };
 
-/** Every fault, in the order `npm run chaos` runs them. */
-export const ALL_FAULTS: Fault[] = [
-  ...APP_CATALOG.filter((app) => app.name !== 'gateway').map((app) => sigkill(app.name)),
-  sigkill('gateway'),
-  brokerOutage,
-  postgresConnectionsKilled,
-  redisFlush,
-  receiverOutage,
-];
+/**
+ * Every fault, in the order `npm run chaos` runs them. With replicas, a process fault kills one replica
+ * and keeps it down while the other serves; the infrastructure faults are the same.
+ */
+export function allFaults(replicas = 1): Fault[] {
+  const kill = replicas > 1 ? replicaDown : sigkill;
+  const services = APP_CATALOG.filter((app) => app.name !== 'gateway').map((app) => kill(app.name));
+  return [...services, kill('gateway'), brokerOutage, postgresConnectionsKilled, redisFlush, receiverOutage];
+}
 
-export function faultsNamed(names: string[]): Fault[] {
+export function faultsNamed(names: string[], replicas = 1): Fault[] {
+  const known = allFaults(replicas);
   return names.map((name) => {
-    const fault = ALL_FAULTS.find((candidate) => candidate.name === name);
-    if (!fault)
-      throw new Error(`no fault "${name}"; known: ${ALL_FAULTS.map((known) => known.name).join(', ')}`);
+    const fault = known.find((candidate) => candidate.name === name);
+    if (!fault) throw new Error(`no fault "${name}"; known: ${known.map((each) => each.name).join(', ')}`);
     return fault;
   });
 }

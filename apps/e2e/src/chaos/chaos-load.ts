@@ -3,10 +3,13 @@ import { SANDBOX_SEED_DEFAULTS } from '@paygrid/contracts';
 
 /**
  * The bounded load the chaos suite drives through a fault, as a well-behaved client would: each operation
- * creates a card payment (authorised, not captured), captures it and refunds part of it, every step with
- * an idempotency key of its own. A step that gets no answer, a 5xx (api_error: "safe to retry with the
- * same idempotency key"), a 429 or `request_being_processed` is retried with the same key and the same
- * body, with backoff, until it gets a final answer or its deadline passes. Any other 4xx is final.
+ * creates a card payment (authorised, not captured), captures it, refunds part of it and pays out part of
+ * the balance the payments built (once it has settled; every fourth payout with the sandbox's failing
+ * amount, so it goes FAILED and comes back), every step with an idempotency key of its own. A step that
+ * gets no answer, a 5xx (api_error: "safe to retry with the same idempotency key"), a 429 or
+ * `request_being_processed` is retried with the same key and the same body, with backoff, until it gets a
+ * final answer or its deadline passes. Any other 4xx is final. With several gateways, each request goes
+ * to the next one in turn, as a load balancer would send it.
  *
  * It counts what a client saw: requests sent (retries included), steps acknowledged (a 2xx in the end),
  * and every non-2xx answer by status (`conn` for no answer at all).
@@ -20,7 +23,14 @@ export interface LoadOptions {
   stepDeadlineMs: number;
 }
 
-export type StepName = 'create' | 'capture' | 'refund' | 'setup';
+export type StepName = 'create' | 'capture' | 'refund' | 'payout' | 'setup';
+
+/** The steps of one operation, in order. */
+export const OPERATION_STEPS: StepName[] = ['create', 'capture', 'refund', 'payout'];
+
+/** The payout of an operation; the sandbox bank rejects an amount ending in .13 (then refunds it). */
+const PAYOUT_AMOUNT = '1.00';
+const FAILING_PAYOUT_AMOUNT = '1.13';
 
 export interface StepOutcome {
   step: StepName;
@@ -34,7 +44,9 @@ export interface Operation {
   merchantOrderId: string;
   amount: string;
   refundAmount: string;
+  payoutAmount: string;
   paymentIntentId?: string;
+  payoutId?: string;
   steps: StepOutcome[];
 }
 
@@ -67,9 +79,10 @@ interface Answer {
 
 export class ChaosClient {
   private token?: string;
+  private nextGateway = 0;
 
   constructor(
-    private readonly apiBase: string,
+    private readonly apiBases: string[],
     readonly stats: LoadStats,
   ) {}
 
@@ -93,6 +106,30 @@ export class ChaosClient {
   /** A POST outside the measured load (the run's setup), retried the same way. */
   post(path: string, body: unknown, deadlineMs: number) {
     return this.step('setup', 'POST', path, body, deadlineMs);
+  }
+
+  /**
+   * Polls a GET (outside the counted load) until `accept` takes its 200 body or the deadline passes;
+   * failed reads are retried like any other.
+   */
+  async readUntil(
+    path: string,
+    accept: (body: Record<string, unknown>) => boolean,
+    deadlineMs: number,
+  ): Promise<boolean> {
+    const deadline = Date.now() + deadlineMs;
+    for (let attempt = 0; ; attempt += 1) {
+      const answer = await this.call(
+        'GET',
+        path,
+        undefined,
+        { 'x-auth-token': `Bearer ${this.token}`, 'x-client-id': MERCHANT.clientId },
+        false,
+      );
+      if (answer?.status === 200 && accept(answer.body)) return true;
+      if (Date.now() > deadline) return false;
+      await backoff(Math.min(attempt, 1));
+    }
   }
 
   /** One step, retried with its key until a final answer or the deadline. */
@@ -136,16 +173,18 @@ export class ChaosClient {
     path: string,
     body: unknown,
     headers: Record<string, string>,
+    counted = true,
   ): Promise<Answer | undefined> {
+    const apiBase = this.apiBases[this.nextGateway++ % this.apiBases.length];
     try {
-      const response = await fetch(`${this.apiBase}${path}`, {
+      const response = await fetch(`${apiBase}${path}`, {
         method,
         headers: { 'content-type': 'application/json', ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(15_000),
       });
       const text = await response.text();
-      this.stats.count(response.status);
+      if (counted) this.stats.count(response.status);
       let parsed: Record<string, unknown> = {};
       try {
         parsed = JSON.parse(text) as Record<string, unknown>;
@@ -154,7 +193,7 @@ export class ChaosClient {
       }
       return { status: response.status, body: parsed, text };
     } catch {
-      this.stats.count('conn');
+      if (counted) this.stats.count('conn');
       return undefined;
     }
   }
@@ -170,7 +209,7 @@ function backoff(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Runs `operations` create → capture → refund flows, `concurrency` at a time; `onProgress` after each. */
+/** Runs `operations` create → capture → refund → payout flows, `concurrency` at a time; `onProgress` after each. */
 export async function driveLoad(
   client: ChaosClient,
   options: LoadOptions,
@@ -180,13 +219,14 @@ export async function driveLoad(
     merchantOrderId: `chaos-${randomBytes(5).toString('hex')}`,
     amount: `${10 + (index % 7)}.00`,
     refundAmount: '1.00',
+    payoutAmount: index % 4 === 3 ? FAILING_PAYOUT_AMOUNT : PAYOUT_AMOUNT,
     steps: [],
   }));
   let next = 0;
   let done = 0;
   const worker = async () => {
     for (let index = next++; index < operations.length; index = next++) {
-      await runOperation(client, operations[index], options.stepDeadlineMs);
+      await runOperation(client, operations[index], options.stepDeadlineMs, options.concurrency);
       onProgress(++done);
     }
   };
@@ -194,7 +234,12 @@ export async function driveLoad(
   return operations;
 }
 
-async function runOperation(client: ChaosClient, operation: Operation, deadlineMs: number): Promise<void> {
+async function runOperation(
+  client: ChaosClient,
+  operation: Operation,
+  deadlineMs: number,
+  concurrency: number,
+): Promise<void> {
   const created = await client.step(
     'create',
     'POST',
@@ -239,4 +284,40 @@ async function runOperation(client: ChaosClient, operation: Operation, deadlineM
     deadlineMs,
   );
   operation.steps.push(refunded.outcome);
+  if (!refunded.outcome.acknowledged) return;
+  await payOut(client, operation, deadlineMs, concurrency);
+}
+
+/**
+ * A payout is refused (400, stored with its key) above the available balance, so the client waits until
+ * the settled balance covers every payout that may be in flight at once, as a merchant would check
+ * before paying out. Each payment adds far more than a payout takes, so the balance only grows.
+ */
+async function payOut(
+  client: ChaosClient,
+  operation: Operation,
+  deadlineMs: number,
+  concurrency: number,
+): Promise<void> {
+  const neededMinor = Math.round(Number(FAILING_PAYOUT_AMOUNT) * 100) * concurrency;
+  await client.readUntil(
+    '/v2/payment/balances/USD',
+    (balance) => Math.round(Number(balance.available_balance) * 100) >= neededMinor,
+    deadlineMs,
+  );
+  const paid = await client.step(
+    'payout',
+    'POST',
+    '/v2/payment/payout/create',
+    {
+      payout_currency: 'USD',
+      payout_amount: operation.payoutAmount,
+      statement_descriptor: 'CHAOS PAYOUT',
+      // The chaos invariants find the payout of an operation by its note.
+      internal_note: operation.merchantOrderId,
+    },
+    deadlineMs,
+  );
+  operation.steps.push(paid.outcome);
+  if (paid.outcome.acknowledged && paid.answer) operation.payoutId = String(paid.answer.body.payout_id);
 }

@@ -1,7 +1,7 @@
 import { WebhookReceiver } from '@paygrid/testing';
 import { Fault } from './chaos-faults';
-import { checkInvariants } from './chaos-invariants';
-import { ChaosClient, driveLoad, LoadOptions, LoadStats } from './chaos-load';
+import { checkInvariants, OUTBOX_DATABASES, OutboxDatabase } from './chaos-invariants';
+import { ChaosClient, driveLoad, LoadOptions, LoadStats, OPERATION_STEPS } from './chaos-load';
 import { ChaosStack } from './chaos-stack';
 
 /**
@@ -26,11 +26,13 @@ export interface ChaosRow {
 
 export interface ChaosOptions extends LoadOptions {
   say: (line: string) => void;
+  /** Processes of every app (default 1). */
+  replicas?: number;
 }
 
 export async function runChaos(faults: Fault[], options: ChaosOptions): Promise<ChaosRow[]> {
   const stack = await ChaosStack.start(
-    { ownBroker: faults.some((fault) => fault.needsOwnBroker) },
+    { ownBroker: faults.some((fault) => fault.needsOwnBroker), replicas: options.replicas ?? 1 },
     options.say,
   );
   const receiver = await WebhookReceiver.start();
@@ -51,11 +53,11 @@ export async function runChaos(faults: Fault[], options: ChaosOptions): Promise<
 }
 
 async function subscribe(stack: ChaosStack, receiver: WebhookReceiver): Promise<string> {
-  const client = new ChaosClient(stack.apiBase, new LoadStats());
+  const client = new ChaosClient(stack.apiBases, new LoadStats());
   await client.authenticate(60_000);
   const created = await client.post(
     '/v1/webhooks/endpoints',
-    { url: receiver.url(RECEIVER_PATH), event_names: ['acquiring.*'] },
+    { url: receiver.url(RECEIVER_PATH), event_names: ['acquiring.*', 'payout.*'] },
     60_000,
   );
   if (!created.outcome.acknowledged || !created.answer)
@@ -70,23 +72,40 @@ async function runFault(
   fault: Fault,
   options: ChaosOptions,
 ): Promise<ChaosRow> {
-  if (!(await healthyWithin(stack, 120_000)))
-    throw new Error(`the stack is not healthy before "${fault.name}"`);
-  const [{ next }] = await stack.query<{ next: string }>(
-    'paygrid_acquiring',
-    'SELECT coalesce(max(id), 0) + 1 AS next FROM outbox',
-  );
+  const before = await healthyWithin(stack, 120_000);
+  if (!before.ok)
+    throw new Error(`the stack is not healthy before "${fault.name}": ${before.reasons.join('; ')}`);
+  const outboxFrom = await outboxPositions(stack);
   const stats = new LoadStats();
-  const client = new ChaosClient(stack.apiBase, stats);
+  const client = new ChaosClient(stack.apiBases, stats);
   await client.authenticate(30_000);
 
   let flowing!: () => void;
+  let finished = false;
   const workFlows = new Promise<void>((resolve) => (flowing = resolve));
-  const load = driveLoad(client, options, (done) => done >= Math.min(2, options.operations) && flowing());
+  const load = driveLoad(
+    client,
+    options,
+    (done) => done >= Math.min(2, options.operations) && flowing(),
+  ).finally(() => (finished = true));
   await workFlows;
-  await fault.inject({ stack, receiver });
+  const faultViolations =
+    (await fault.inject({
+      stack,
+      receiver,
+      load: { acknowledged: () => stats.acknowledged, finished: () => finished },
+    })) ?? [];
   const faultEnded = Date.now();
-  const healthy = healthyWithin(stack, 120_000).then((ok) => (ok ? Date.now() - faultEnded : null));
+  // Still unhealthy at the limit: what on-call would see then goes into the violation.
+  let unhealthyAtLimit: string[] = [];
+  const atLimit = setTimeout(
+    () => void stack.unhealthy().then((reasons) => (unhealthyAtLimit = reasons)),
+    HEALTHY_WITHIN_MS,
+  );
+  const healthy = healthyWithin(stack, 120_000).then((outcome) => {
+    clearTimeout(atLimit);
+    return outcome.ok ? Date.now() - faultEnded : null;
+  });
   const operations = await load;
   const timeToHealthyMs = await healthy;
 
@@ -96,9 +115,10 @@ async function runFault(
     receiverPath: RECEIVER_PATH,
     endpointId,
     operations,
-    outboxFromId: next,
+    outboxFrom,
     deadlineMs: 90_000,
   });
+  violations.unshift(...faultViolations);
   const steps = operations.flatMap((operation) => operation.steps);
   for (const step of steps.filter((candidate) => !candidate.acknowledged)) {
     violations.push(
@@ -107,11 +127,13 @@ async function runFault(
         : `${step.step} (key ${step.key}) never succeeded with its retries`,
     );
   }
-  const expectedSteps = operations.length * 3;
+  const expectedSteps = operations.length * OPERATION_STEPS.length;
   if (steps.length < expectedSteps && violations.length === 0)
     violations.push(`only ${steps.length} of ${expectedSteps} steps ran`);
   if (timeToHealthyMs === null || timeToHealthyMs > HEALTHY_WITHIN_MS) {
-    violations.push(`not healthy within ${HEALTHY_WITHIN_MS / 1000} s of the fault's end`);
+    violations.push(
+      `not healthy within ${HEALTHY_WITHIN_MS / 1000} s of the fault's end (then: ${unhealthyAtLimit.join('; ') || 'unknown'})`,
+    );
   }
   return {
     fault: fault.name,
@@ -124,13 +146,32 @@ async function runFault(
   };
 }
 
-async function healthyWithin(stack: ChaosStack, timeoutMs: number): Promise<boolean> {
+/** Where each service's outbox stands before a fault: its rows from there on belong to the run. */
+async function outboxPositions(stack: ChaosStack): Promise<Record<OutboxDatabase, string>> {
+  const positions = {} as Record<OutboxDatabase, string>;
+  for (const database of OUTBOX_DATABASES) {
+    const [{ next }] = await stack.query<{ next: string }>(
+      database,
+      'SELECT coalesce(max(id), 0) + 1 AS next FROM outbox',
+    );
+    positions[database] = next;
+  }
+  return positions;
+}
+
+/** Polls until healthy; the reasons last seen when it is not within `timeoutMs`. */
+async function healthyWithin(
+  stack: ChaosStack,
+  timeoutMs: number,
+): Promise<{ ok: true } | { ok: false; reasons: string[] }> {
   const deadline = Date.now() + timeoutMs;
+  let reasons: string[] = [];
   while (Date.now() <= deadline) {
-    if (await stack.healthy()) return true;
+    reasons = await stack.unhealthy();
+    if (reasons.length === 0) return { ok: true };
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  return false;
+  return { ok: false, reasons };
 }
 
 /** The table: fault, sent, acknowledged, errors by status, invariant, time to healthy. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import Redis from 'ioredis';
+import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 import {
   APP_CATALOG,
@@ -13,6 +14,7 @@ import {
 } from '@paygrid/platform';
 import {
   answersReady,
+  appPort,
   AppSupervisor,
   assertPortsFree,
   redisUrlOnDatabase,
@@ -20,7 +22,7 @@ import {
   StackSettings,
 } from '@paygrid/local-stack';
 import { LocalBroker } from '@paygrid/testing';
-import { ACQUIRING_E2E_ENV } from '../support/stack-settings';
+import { ACQUIRING_E2E_ENV, PAYOUTS_E2E_ENV } from '../support/stack-settings';
 
 /**
  * The chaos suite's own platform, run exactly as `npm start` runs it (the compiled apps under the
@@ -28,6 +30,9 @@ import { ACQUIRING_E2E_ENV } from '../support/stack-settings';
  * prefix, ports 3300–3305, `*_chaos` databases (recreated each run), Redis logical database 14 (flushed
  * by the Redis fault, and by nobody else) and, when a fault stops the broker, a broker of its own
  * (LocalBroker) so the shared one is never touched. Test-speed settings keep a fault's aftermath short.
+ *
+ * With `replicas: 2` every app runs twice (the second replicas on ports 3310–3315), sharing databases
+ * and consumer groups; the client spreads its requests over both gateways, as a load balancer would.
  */
 export const CHAOS_PORT_OFFSET = 300;
 export const CHAOS_REDIS_DATABASE = 14;
@@ -37,6 +42,8 @@ export const CHAOS_DATABASE_SUFFIX = '_chaos';
 export interface ChaosStackOptions {
   /** Run on a broker of its own (needed to stop the broker); otherwise on KAFKA_BROKERS (or 127.0.0.1:9092). */
   ownBroker: boolean;
+  /** Processes of every app (1 or 2). */
+  replicas: number;
 }
 
 export class ChaosStack {
@@ -64,6 +71,7 @@ export class ChaosStack {
       logLevel: 'info',
       logSink: { directory: CHAOS_LOG_DIRECTORY },
       extraEnv: CHAOS_APP_ENV,
+      replicas: options.replicas,
     };
     await assertPortsFree(settings);
     let broker: LocalBroker | undefined;
@@ -90,16 +98,27 @@ export class ChaosStack {
         `the chaos stack did not start (logs in ${CHAOS_LOG_DIRECTORY}): ${(error as Error).message}`,
       );
     }
-    say(`chaos stack ${names.prefix} ready on ports ${3000 + CHAOS_PORT_OFFSET}–${3005 + CHAOS_PORT_OFFSET}`);
+    say(
+      `chaos stack ${names.prefix} ready: ${options.replicas} replica(s) of every app, gateways on ${stack.apiBases.join(', ')}`,
+    );
     return stack;
   }
 
-  get apiBase(): string {
-    return `${this.gatewayBase}/api`;
+  get replicas(): number {
+    return this.supervisor.replicas;
   }
 
-  get gatewayBase(): string {
-    return `http://127.0.0.1:${3000 + CHAOS_PORT_OFFSET}`;
+  /** The first gateway's API (the one `npm start` prints). */
+  get apiBase(): string {
+    return this.apiBases[0];
+  }
+
+  /** Every gateway replica's API, for a client that spreads its requests as a load balancer would. */
+  get apiBases(): string[] {
+    return Array.from(
+      { length: this.replicas },
+      (_, replica) => `http://127.0.0.1:${appPort(this.settings, 3000, replica)}/api`,
+    );
   }
 
   databaseUrl(database: string): string {
@@ -119,26 +138,67 @@ export class ChaosStack {
     }
   }
 
-  /** Healthy = every app ready and the gateway's aggregate up (it pings every service over the bus). */
+  /**
+   * Healthy = every replica of every app ready and each gateway's aggregate up (it pings every service
+   * over the bus).
+   */
   async healthy(): Promise<boolean> {
-    const ready = await Promise.all(
-      APP_CATALOG.map((app) => answersReady(this.supervisor.current(app.name).port)),
-    );
-    if (!ready.every(Boolean)) return false;
-    const aggregate = await fetch(`${this.apiBase}/health`, { signal: AbortSignal.timeout(5_000) }).catch(
-      () => undefined,
-    );
-    return aggregate?.status === 200;
+    return (await this.unhealthy()).length === 0;
   }
 
-  pidOf(app: AppName): number {
-    const pid = this.supervisor.current(app).process.pid;
+  /** What is not healthy yet, as on-call would read it: `acquiring#2 not ready`, `gateway#1: service:payouts down`. */
+  async unhealthy(): Promise<string[]> {
+    const label = (app: { name: AppName; replica?: number }) =>
+      this.replicas === 1 ? app.name : `${app.name}#${(app.replica ?? 0) + 1}`;
+    const instances = this.supervisor.instances();
+    const ready = await Promise.all(instances.map((app) => answersReady(app.port)));
+    const problems = instances.filter((_, index) => !ready[index]).map((app) => `${label(app)} not ready`);
+    if (problems.length > 0) return problems;
+    const aggregates = await Promise.all(this.apiBases.map((base) => aggregateHealth(base)));
+    return aggregates.flatMap((down, replica) =>
+      down.length === 0 ? [] : [`${label({ name: 'gateway', replica })}: ${down.join(', ')} down`],
+    );
+  }
+
+  pidOf(app: AppName, replica = 0): number {
+    const pid = this.supervisor.current(app, replica).process.pid;
     if (!pid) throw new Error(`${app} has no process`);
     return pid;
   }
 
-  restartsOf(app: AppName): number {
-    return this.supervisor.restarts(app);
+  restartsOf(app: AppName, replica = 0): number {
+    return this.supervisor.restarts(app, replica);
+  }
+
+  /**
+   * Whether the app's consumer group is settled on `members` members that between them hold every
+   * partition of the topic the app serves (a service: its command topic; the gateway: the replies),
+   * i.e. a dead replica's partitions have moved to the live ones.
+   */
+  async partitionsHeldBy(app: AppName, members: number): Promise<boolean> {
+    const { group, topic } = servingGroupOf(this.names, app);
+    const admin = new Kafka({
+      clientId: 'paygrid-chaos-check',
+      brokers: this.settings.kafkaBrokers.split(','),
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 1 },
+    }).admin();
+    try {
+      await admin.connect();
+      const [described] = (await admin.describeGroups([group])).groups;
+      const partitions = (await admin.fetchTopicMetadata({ topics: [topic] })).topics[0].partitions.length;
+      if (described?.state !== 'Stable' || described.members.length !== members) return false;
+      const held = new Set<number>();
+      for (const member of described.members) {
+        const assignment = AssignerProtocol.MemberAssignment.decode(member.memberAssignment);
+        for (const partition of assignment?.assignment[topic] ?? []) held.add(partition);
+      }
+      return held.size === partitions;
+    } catch {
+      return false;
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
   }
 
   async stop(): Promise<void> {
@@ -146,6 +206,27 @@ export class ChaosStack {
     await deleteStackTopics(this.settings.kafkaBrokers.split(','), this.names).catch(() => undefined);
     await this.broker?.destroy().catch(() => undefined);
   }
+}
+
+/** The checks a gateway's `/api/health` reports down (all of them when it does not answer). */
+async function aggregateHealth(apiBase: string): Promise<string[]> {
+  try {
+    const response = await fetch(`${apiBase}/health`, { signal: AbortSignal.timeout(5_000) });
+    if (response.status === 200) return [];
+    const report = (await response.json()) as { checks?: Record<string, { status: string }> };
+    const down = Object.entries(report.checks ?? {}).filter(([, check]) => check.status !== 'up');
+    return down.length > 0 ? down.map(([name]) => name) : [`/api/health ${response.status}`];
+  } catch {
+    return ['/api/health (no answer)'];
+  }
+}
+
+/** The group whose partitions carry an app's work: Nest's server group for a service, the reply group for the gateway. */
+function servingGroupOf(names: KafkaNames, app: AppName): { group: string; topic: string } {
+  const descriptor = APP_CATALOG.find((candidate) => candidate.name === app);
+  if (!descriptor?.family)
+    return { group: `${names.group(app)}-client`, topic: names.replyTopic('acquiring') };
+  return { group: `${names.group(app)}-server`, topic: names.commandTopic(descriptor.family) };
 }
 
 /** The stack's own Redis database: nobody else uses it. */
@@ -168,6 +249,7 @@ const CHAOS_APP_ENV: Record<string, string> = {
   GATEWAY_PUBLIC_URL: `http://127.0.0.1:${3000 + CHAOS_PORT_OFFSET}`,
   // Long enough that a capture retried through a 30 s broker outage still finds the payment authorised.
   CAPTURE_WINDOW_OVERRIDE_MS: '60000',
+  ...PAYOUTS_E2E_ENV,
   WEBHOOK_RETRY_SCHEDULE_MS: '1000,2000,4000,8000,8000,8000,8000,8000',
   WEBHOOK_RECONCILE_INTERVAL_MS: '1000',
   JOBS_RECONCILE_INTERVAL_MS: '1000',
