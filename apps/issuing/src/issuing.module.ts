@@ -4,6 +4,9 @@ import { commandControllerFor, PlatformModule } from '@paygrid/platform';
 import { mapIssuingError } from './common/issuing-errors';
 import { assertProductionKeys, configSchema, ISSUING_CONFIG, IssuingConfig } from './config';
 import { IssuingTables1760000000000 } from './migrations/1760000000000-issuing';
+import { CardTransactions1760000000100 } from './migrations/1760000000100-card-transactions';
+import { AuthorizationModule } from './modules/authorization/authorization.module';
+import { CardTransactionsModule } from './modules/transactions/card-transactions.module';
 import { CardModule } from './modules/cards/card.module';
 import { CardholderModule } from './modules/cardholders/cardholder.module';
 import { CatalogueModule } from './modules/catalogue/catalogue.module';
@@ -15,7 +18,7 @@ import { CatalogueModule } from './modules/catalogue/catalogue.module';
 /** The BullMQ queue of issuing's durable jobs (KYC reviews, card orders). Stored in Redis: never rename it. */
 export const ISSUING_JOB_QUEUE = 'issuing-jobs';
 
-export const ISSUING_MIGRATIONS = [IssuingTables1760000000000, createLedgerTablesMigration(1760000000001)];
+export const ISSUING_MIGRATIONS = [IssuingTables1760000000000, createLedgerTablesMigration(1760000000001), CardTransactions1760000000100];
 
 @Global()
 @Module({})
@@ -49,6 +52,8 @@ export class IssuingModule {
         CatalogueModule,
         CardholderModule,
         CardModule,
+        CardTransactionsModule,
+        AuthorizationModule,
       ],
       controllers: [commandControllerFor('issuing', config)],
     };

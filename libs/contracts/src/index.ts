@@ -16,3 +16,4 @@ export * from './validation/cross-field-rules';
 export * from './create-sub-account.dto';
 export * from './validation/page-query';
 export * from './issuing';
+export * from './issuing-transactions';

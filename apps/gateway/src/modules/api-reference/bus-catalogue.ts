@@ -1,4 +1,17 @@
 import {
+  CardTransactionView,
+  DecisionEndpointQuery,
+  DecisionEndpointView,
+  DecisionEndpointWriteView,
+  IssuingTransactionCommand,
+  IssuingTransactionEvents,
+  ListCardTransactionsPayload,
+  SetDecisionEndpointPayload,
+  SimulateAuthorizationPayload,
+  SimulateChargebackPayload,
+  SimulatedTransactionView,
+  SimulateReturnPayload,
+  TransactionRef,
   ActivateCardPayload,
   ActivationView,
   AssignCardPayload,
@@ -194,6 +207,15 @@ export interface BusCommandShapes {
   'issuing.card_orders.retrieve': { payload: CardOrderRef; result: CardOrderView };
   'issuing.card_arts.list': { payload: ListCardArtsPayload; result: Page<CardArtView> };
   'issuing.card_arts.set_default': { payload: CardArtRef; result: CardArtView };
+  'issuing.simulation.authorization': { payload: SimulateAuthorizationPayload; result: SimulatedTransactionView };
+  'issuing.simulation.reversal': { payload: TransactionRef; result: SimulatedTransactionView };
+  'issuing.simulation.refund': { payload: SimulateReturnPayload; result: SimulatedTransactionView };
+  'issuing.simulation.chargeback': { payload: SimulateChargebackPayload; result: SimulatedTransactionView };
+  'issuing.transactions.list': { payload: ListCardTransactionsPayload; result: Page<CardTransactionView> };
+  'issuing.transactions.retrieve': { payload: TransactionRef; result: CardTransactionView };
+  'issuing.decision_endpoint.set': { payload: SetDecisionEndpointPayload; result: DecisionEndpointWriteView };
+  'issuing.decision_endpoint.retrieve': { payload: DecisionEndpointQuery; result: DecisionEndpointView };
+  'issuing.decision_endpoint.delete': { payload: DecisionEndpointQuery; result: DecisionEndpointView };
   'payouts.bank_accounts.create': { payload: CreateBankAccountPayload; result: BankAccountView };
   'payouts.bank_accounts.update': { payload: UpdateBankAccountPayload; result: BankAccountView };
   'payouts.bank_accounts.list': { payload: ListBankAccountsPayload; result: Page<BankAccountView> };
@@ -261,6 +283,13 @@ export interface BusEventShapes {
   'card.risk_control.network_protection.removed': { category: 'ISSUING'; data: NetworkProtectionEventData };
   'cardholder.kyc.status_changed': { category: 'ISSUING'; data: CardholderEventData };
   'cardholder.updated': { category: 'ISSUING'; data: CardholderEventData };
+  'issuing.transaction.authorization': { category: 'ISSUING'; data: CardTransactionView };
+  'issuing.transaction.declined': { category: 'ISSUING'; data: CardTransactionView };
+  'issuing.transaction.reversal': { category: 'ISSUING'; data: CardTransactionView };
+  'issuing.transaction.clearing': { category: 'ISSUING'; data: CardTransactionView };
+  'issuing.transaction.refund': { category: 'ISSUING'; data: CardTransactionView };
+  'issuing.transaction.chargeback.credit': { category: 'ISSUING'; data: CardTransactionView };
+  'issuing.transaction.chargeback.debit': { category: 'ISSUING'; data: CardTransactionView };
   'acquiring.payout.created': { category: 'PAYOUT'; data: PayoutView };
   'payout.processing': { category: 'PAYOUT'; data: PayoutView };
   'payout.completed': { category: 'PAYOUT'; data: PayoutView };
@@ -278,7 +307,7 @@ const FAMILIES = {
   accounts: { commands: [AccountCommand, CredentialCommand], events: AccountEvents },
   acquiring: { commands: [AcquiringCommand], events: AcquiringEvents },
   payouts: { commands: [PayoutCommand], events: PayoutEvents },
-  issuing: { commands: [IssuingCommand], events: IssuingEvents },
+  issuing: { commands: [IssuingCommand, IssuingTransactionCommand], events: { ...IssuingEvents, ...IssuingTransactionEvents } },
   webhooks: { commands: [WebhookCommand], events: WebhookEvents },
 } as const satisfies Record<CommandFamily, { commands: readonly object[]; events: object }>;
 

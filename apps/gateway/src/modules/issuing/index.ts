@@ -1,8 +1,9 @@
 import { Provider, Type } from '@nestjs/common';
 import { IssuingController } from './issuing.controller';
+import { IssuingTransactionsController } from './issuing-transactions.controller';
 import { IssuingSecretsSealer } from './issuing-secrets';
 import { SensitiveCardRateLimit } from './sensitive-card.rate-limit';
 
 /** The issuing routes of the gateway, registered by gateway.module.ts. */
-export const issuingControllers: Type<unknown>[] = [IssuingController];
+export const issuingControllers: Type<unknown>[] = [IssuingController, IssuingTransactionsController];
 export const issuingProviders: Provider[] = [IssuingSecretsSealer, SensitiveCardRateLimit];

@@ -12,7 +12,7 @@ import { Errors } from '@paygrid/platform';
 @ApiExcludeController()
 @Controller()
 export class UnavailableController {
-  @All(['v1/issuing/balances*', 'v1/issuing/transfers*', 'v1/issuing/transactions*', 'v1/issuing/reports*', 'v1/simulator/*'])
+  @All(['v1/issuing/balances*', 'v1/issuing/transfers*', 'v1/issuing/reports*', 'v1/simulator/*'])
   notYet(@Req() request: FastifyRequest) {
     throw Errors.operationNotAvailable(`${request.method} ${request.url.split('?')[0]}`);
   }

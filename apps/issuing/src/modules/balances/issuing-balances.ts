@@ -24,9 +24,13 @@ export const Buckets = {
   rechargeInFlight: 'recharge_in_flight',
   withdrawInFlight: 'withdraw_in_flight',
   sandboxFunding: 'sandbox_funding',
+  /** Card transactions (modules/authorization): approved authorizations not yet cleared or reversed. */
+  authorizationHeld: 'authorization_held',
+  /** Card transactions: the card network's side (cleared spend, refunds, chargebacks); may go negative. */
+  networkClearing: 'network_clearing',
 } as const;
 
-export const issuingLedger = new Ledger({ negativeBuckets: [Buckets.sandboxFunding] });
+export const issuingLedger = new Ledger({ negativeBuckets: [Buckets.sandboxFunding, Buckets.networkClearing] });
 
 export interface OrderMovement {
   orderId: string;
