@@ -19,6 +19,7 @@ import { benchAuthenticatedIdempotentEcho, benchHttpNoop } from './http-benches'
 import { runAcquiringBench } from './acquiring/bench-acquiring';
 import { runWebhookBench } from './webhooks/bench-webhooks';
 import { runIssuingBench } from './issuing/bench-issuing';
+import { runAuthorizationBench } from './issuing/bench-authorizations';
 import { runLedgerBench, runPayoutBench } from './payouts/bench-payouts';
 
 /**
@@ -85,6 +86,10 @@ async function main(): Promise<void> {
     await optional('ledger: capture entries (2 postings each) committed on the payouts database, 8 clients', async () => {
       results.ledger_postings = await runLedgerBench(appDatabaseUrl(settings, 'paygrid_payouts'));
       results.ledger_postings.vs_postgres_commit_rate = vsPostgres(results.ledger_postings.entries_per_second);
+    });
+    await optional('issuing: simulated card authorizations (hold in the ledger + clearing jobs), peak and half-peak', async () => {
+      results.issuing_authorizations = await runAuthorizationBench(gateway, token);
+      results.issuing_authorizations.vs_postgres_commit_rate = vsPostgres(results.issuing_authorizations.authorizations_per_second);
     });
     await optional('webhooks: deliveries to a local receiver', async () => {
       results.webhook_delivery = await runWebhookBench();

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
 import type { Page } from './acquiring';
-import { defineCommand, returns } from './command-definition';
+import { defineCommand, NoPayload, returns } from './command-definition';
 import { CardCurrency, IssuingAmount } from './issuing';
 import { Timestamp } from './validation/field-rules';
 import { PageQueryPayload } from './validation/page-query';
@@ -131,7 +131,6 @@ export class SetDecisionEndpointPayload {
   /** How long to wait, at most 5000 ms (the network's deadline leaves no more). */
   @IsOptional() @IsInt() @Min(100) @Max(5000) timeout_ms?: number;
 }
-export class DecisionEndpointQuery {}
 
 export interface DecisionEndpointView {
   url: string;
@@ -238,12 +237,12 @@ export const IssuingTransactionCommand = {
     mutates: true,
   }),
   retrieveDecisionEndpoint: defineCommand(IssuingTransactionCommands.retrieveDecisionEndpoint, {
-    payload: DecisionEndpointQuery,
+    payload: NoPayload,
     result: returns<DecisionEndpointView>(),
     mutates: false,
   }),
   deleteDecisionEndpoint: defineCommand(IssuingTransactionCommands.deleteDecisionEndpoint, {
-    payload: DecisionEndpointQuery,
+    payload: NoPayload,
     result: returns<DecisionEndpointView>(),
     mutates: true,
   }),

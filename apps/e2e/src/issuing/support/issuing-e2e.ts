@@ -135,12 +135,12 @@ export function cardholderBody(overrides: Record<string, unknown> = {}) {
 
 export type Delivered = DomainEvent<Record<string, unknown>>;
 
-/** A local receiver subscribed to the account's card.* and cardholder.* events; `close` removes both. */
-export async function issuingWebhooks(issuer: Issuer, receiverPath: string) {
+/** A local receiver subscribed to the account's card.* and cardholder.* events (or those named); `close` removes both. */
+export async function issuingWebhooks(issuer: Issuer, receiverPath: string, eventNames: string[] = ['card.*', 'cardholder.*']) {
   const receiver = await WebhookReceiver.start();
   const created = await api<CreatedWebhookEndpointView>('POST', '/v1/webhooks/endpoints', {
     token: await tokenFor(issuer.account),
-    body: { url: receiver.url(receiverPath), event_names: ['card.*', 'cardholder.*'] },
+    body: { url: receiver.url(receiverPath), event_names: eventNames },
   });
   if (created.status !== 200) {
     await receiver.close();

@@ -1,6 +1,6 @@
 import {
+  NoPayload,
   CardTransactionView,
-  DecisionEndpointQuery,
   DecisionEndpointView,
   DecisionEndpointWriteView,
   IssuingTransactionCommand,
@@ -214,8 +214,8 @@ export interface BusCommandShapes {
   'issuing.transactions.list': { payload: ListCardTransactionsPayload; result: Page<CardTransactionView> };
   'issuing.transactions.retrieve': { payload: TransactionRef; result: CardTransactionView };
   'issuing.decision_endpoint.set': { payload: SetDecisionEndpointPayload; result: DecisionEndpointWriteView };
-  'issuing.decision_endpoint.retrieve': { payload: DecisionEndpointQuery; result: DecisionEndpointView };
-  'issuing.decision_endpoint.delete': { payload: DecisionEndpointQuery; result: DecisionEndpointView };
+  'issuing.decision_endpoint.retrieve': { payload: NoPayload; result: DecisionEndpointView };
+  'issuing.decision_endpoint.delete': { payload: NoPayload; result: DecisionEndpointView };
   'payouts.bank_accounts.create': { payload: CreateBankAccountPayload; result: BankAccountView };
   'payouts.bank_accounts.update': { payload: UpdateBankAccountPayload; result: BankAccountView };
   'payouts.bank_accounts.list': { payload: ListBankAccountsPayload; result: Page<BankAccountView> };

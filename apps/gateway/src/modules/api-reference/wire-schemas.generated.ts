@@ -2901,10 +2901,6 @@ export const WIRE_SCHEMAS = {
       "DECLINE"
     ]
   },
-  "DecisionEndpointQuery": {
-    "type": "object",
-    "additionalProperties": false
-  },
   "DecisionEndpointView": {
     "type": "object",
     "properties": {
@@ -4292,6 +4288,11 @@ export const WIRE_SCHEMAS = {
       }
     },
     "additionalProperties": false
+  },
+  "NoPayload": {
+    "type": "object",
+    "additionalProperties": false,
+    "description": "The payload class of commands that carry nothing."
   },
   "OtherDocumentDto": {
     "type": "object",
@@ -7950,7 +7951,7 @@ export const COMMAND_SHAPES = {
     "type": "object",
     "properties": {
       "payload": {
-        "$ref": "#/components/schemas/DecisionEndpointQuery"
+        "$ref": "#/components/schemas/NoPayload"
       },
       "result": {
         "$ref": "#/components/schemas/DecisionEndpointView"
@@ -7966,7 +7967,7 @@ export const COMMAND_SHAPES = {
     "type": "object",
     "properties": {
       "payload": {
-        "$ref": "#/components/schemas/DecisionEndpointQuery"
+        "$ref": "#/components/schemas/NoPayload"
       },
       "result": {
         "$ref": "#/components/schemas/DecisionEndpointView"

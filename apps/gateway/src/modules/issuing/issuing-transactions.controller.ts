@@ -2,7 +2,6 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestj
 import { ApiTags } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
 import {
-  DecisionEndpointQuery,
   IssuingTransactionCommand,
   ListCardTransactionsPayload,
   SetDecisionEndpointPayload,
@@ -110,18 +109,17 @@ export class IssuingTransactionsController {
 
   @Get('v1/issuing/authorization_decision/endpoint')
   @ApiRoute({ kind: 'query', summary: 'Retrieve the real-time authorization decision endpoint', result: 'issuing.decision_endpoint.retrieve' })
-  retrieveDecisionEndpoint(@Req() request: AuthenticatedRequest, @Query() query: DecisionEndpointQuery) {
-    return this.services.execute(request, IssuingTransactionCommand.retrieveDecisionEndpoint, query);
+  retrieveDecisionEndpoint(@Req() request: AuthenticatedRequest) {
+    return this.services.execute(request, IssuingTransactionCommand.retrieveDecisionEndpoint, {});
   }
 
   @Post('v1/issuing/authorization_decision/endpoint/delete') @HttpCode(200)
   @ApiRoute({
     kind: 'command',
     summary: 'Remove the real-time authorization decision endpoint',
-    body: DecisionEndpointQuery,
     result: 'issuing.decision_endpoint.delete',
   })
-  deleteDecisionEndpoint(@Req() request: AuthenticatedRequest, @Body() body: DecisionEndpointQuery) {
-    return this.services.execute(request, IssuingTransactionCommand.deleteDecisionEndpoint, body);
+  deleteDecisionEndpoint(@Req() request: AuthenticatedRequest) {
+    return this.services.execute(request, IssuingTransactionCommand.deleteDecisionEndpoint, {});
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DecisionEndpointQuery, IssuingTransactionCommand, SetDecisionEndpointPayload } from '@paygrid/contracts';
+import { IssuingTransactionCommand, NoPayload, SetDecisionEndpointPayload } from '@paygrid/contracts';
 import { CommandContext, HandleCommand, WriteContext } from '@paygrid/platform';
 import { DecisionService } from './decision.service';
 
@@ -14,12 +14,12 @@ export class DecisionCommands {
   }
 
   @HandleCommand(IssuingTransactionCommand.retrieveDecisionEndpoint)
-  retrieve(_payload: DecisionEndpointQuery, context: CommandContext) {
+  retrieve(_payload: NoPayload, context: CommandContext) {
     return this.decisions.retrieve(context.requireActor());
   }
 
   @HandleCommand(IssuingTransactionCommand.deleteDecisionEndpoint)
-  delete(_payload: DecisionEndpointQuery, context: WriteContext) {
+  delete(_payload: NoPayload, context: WriteContext) {
     return this.decisions.delete(context.tx, context.requireActor());
   }
 }

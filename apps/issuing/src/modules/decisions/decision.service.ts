@@ -102,7 +102,9 @@ export class DecisionService {
         ? { approved: true, responseCode: '00', reason: 'approved by the decision endpoint' }
         : { approved: false, responseCode: answer.response_code, reason: `declined by the decision endpoint (response_code ${answer.response_code})` };
     } catch (error) {
-      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+      // By name: the abort is a DOMException, which is not an Error of every realm.
+      const name = (error as { name?: unknown } | null)?.name;
+      const timedOut = name === 'TimeoutError' || name === 'AbortError';
       return this.fallback(endpoint, request, timedOut ? `no answer within ${endpoint.timeoutMs} ms` : 'the endpoint could not be reached');
     }
   }
