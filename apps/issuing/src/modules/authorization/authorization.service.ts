@@ -73,8 +73,6 @@ export class AuthorizationService {
     if (!isValidMcc(payload.merchant_category_code)) throw TransactionErrors.mccError();
     const channel = channelOf(payload.channel);
     if (!channel) throw TransactionErrors.invalidChannel();
-    const card = await this.cards.find(this.dataSource, actor.account_id, payload.card_id);
-    if (!card) throw CardErrors.notFound();
     const attempt: AuthorizationAttempt = {
       amountMinor: parseMajorNumber(payload.transaction_amount),
       currency: payload.transaction_currency,
@@ -83,11 +81,14 @@ export class AuthorizationService {
     };
     const transactionId = uuidV4();
     // Outside any transaction: the endpoint may take seconds, and no row lock may wait on it.
-    const decision =
-      payload.transaction_status === 'APPROVED' && declineByCard(card, attempt) === null
-        ? await this.askEndpoint(actor.account_id, transactionId, card, attempt, payload)
-        : null;
-    const { result } = await context.complete((tx) => this.decideAndRecord(tx, actor, transactionId, card.cardId, attempt, payload, decision));
+    const endpoint = payload.transaction_status === 'APPROVED' ? await this.decisions.endpointOf(actor.account_id) : undefined;
+    let decision: Decision | null = null;
+    if (endpoint) {
+      const card = await this.cards.find(this.dataSource, actor.account_id, payload.card_id);
+      if (!card) throw CardErrors.notFound();
+      if (declineByCard(card, attempt) === null) decision = await this.decisions.ask(endpoint, await this.decisionRequest(transactionId, card, attempt, payload));
+    }
+    const { result } = await context.complete((tx) => this.decideAndRecord(tx, actor, transactionId, payload.card_id, attempt, payload, decision));
     return result;
   }
 
@@ -213,19 +214,17 @@ export class AuthorizationService {
     return declineBySpend(card, attempt, (control) => spends.get(keyOf(control)) as WindowSpend);
   }
 
-  private async askEndpoint(
-    accountId: string,
+  /** Wire-compat §11.12's fields, as far as a simulated authorization has them. */
+  private async decisionRequest(
     transactionId: string,
     card: Card,
     attempt: AuthorizationAttempt,
     payload: SimulateAuthorizationPayload,
-  ): Promise<Decision | null> {
-    const endpoint = await this.decisions.endpointOf(accountId);
-    if (!endpoint) return null;
+  ): Promise<AuthorizationDecisionRequest> {
     const fundingOwner = card.usageType === 'ONE_TIME' ? card.accountId : card.cardId;
     const balance = await this.postings.fundingAvailable(this.dataSource, { fundingOwner, currency: card.currency });
     const amount = toMajorNumber(attempt.amountMinor);
-    const request: AuthorizationDecisionRequest = {
+    return {
       transaction_id: transactionId,
       transaction_type: 1000,
       card_id: card.cardId,
@@ -253,7 +252,6 @@ export class AuthorizationService {
       acquiring_institution_id: '',
       wallet_type: '',
     };
-    return this.decisions.ask(endpoint, request);
   }
 
   private async returnMoney(tx: TransactionContext, actor: Actor, payload: SimulateReturnPayload, kind: ReturnKind): Promise<SimulatedTransactionView> {
