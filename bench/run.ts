@@ -22,6 +22,7 @@ import { evaluateTargets, targetTable } from './targets';
 import { SectionName, selectedSections } from './sections';
 import { runWebhookBench } from './webhooks/bench-webhooks';
 import { runIssuingBench } from './issuing/bench-issuing';
+import { runAuthorizationBench } from './issuing/bench-authorizations';
 import { runLedgerBench, runPayoutBench } from './payouts/bench-payouts';
 
 /**
@@ -39,7 +40,7 @@ const say = (line: string) => process.stdout.write(`bench  ${line}\n`);
 type Section = Record<string, number | string>;
 
 /** Sections that need the whole stack running (the others bring what they need). */
-const STACK_SECTIONS: SectionName[] = ['http', 'acquiring', 'issuing', 'payouts'];
+const STACK_SECTIONS: SectionName[] = ['http', 'acquiring', 'issuing', 'authorizations', 'payouts'];
 
 async function main(): Promise<void> {
   const only = selectedSections(process.argv.slice(2));
@@ -99,6 +100,11 @@ async function main(): Promise<void> {
     if (selected('webhooks'))
       await optional('webhooks: deliveries to a local receiver', async () => {
         results.webhook_delivery = await runWebhookBench();
+      });
+    if (selected('authorizations'))
+      await optional('issuing: simulated card authorizations (hold in the ledger + clearing jobs), peak and half-peak', async () => {
+        results.issuing_authorizations = await runAuthorizationBench(gateway, await issueToken(gateway));
+        results.issuing_authorizations.vs_postgres_commit_rate = vsPostgres(results.issuing_authorizations.authorizations_per_second);
       });
   } finally {
     await stopApps(apps);

@@ -1,5 +1,5 @@
 /** The sections of `npm run bench`, for `--only`. */
-export const SECTIONS = ['baselines', 'http', 'acquiring', 'issuing', 'payouts', 'ledger', 'webhooks'] as const;
+export const SECTIONS = ['baselines', 'http', 'acquiring', 'issuing', 'authorizations', 'payouts', 'ledger', 'webhooks'] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 /** `--only a,b` or `--only a --only b`; null for every section. Unknown names are refused. */

@@ -13,7 +13,7 @@ import { closedLoop, round, summarise } from '../stats';
 const BENCH_CARDHOLDERS = 40;
 const CARDS_PER_CARDHOLDER = 50;
 
-interface Session {
+export interface Session {
   post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
   get(path: string): Promise<{ status: number; body: Record<string, unknown> }>;
 }
@@ -79,7 +79,7 @@ export async function runIssuingBench(
   };
 }
 
-function sessionOf(base: string, token: string): Session {
+export function sessionOf(base: string, token: string): Session {
   const call = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${base}${path}`, {
       method,
@@ -96,7 +96,7 @@ function sessionOf(base: string, token: string): Session {
   return { post: (path, body) => call('POST', path, body), get: (path) => call('GET', path) };
 }
 
-async function cardholder(session: Session): Promise<string> {
+export async function cardholder(session: Session): Promise<string> {
   const tag = `${Date.now().toString(36)}${randomInt(1_000_000)}`;
   const answer = await session.post('/cardholders', {
     email: `bench.${tag}@example.com`,
@@ -111,7 +111,7 @@ async function cardholder(session: Session): Promise<string> {
 }
 
 /** Polls (the sandbox's KYC and card orders complete on their own) with a deadline. */
-async function until(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+export async function until(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('issuing bench setup did not finish in time');

@@ -70,6 +70,19 @@ export const configSchema = {
     min: 0,
     max: 600_000,
   }),
+  AUTH_CLEARING_DELAY_MS: env.int('sandbox: how long an approved card authorization stays held before it clears (posts)', {
+    default: 5000,
+    min: 0,
+    max: 86_400_000,
+  }),
+  AUTH_DECISION_TIMEOUT_MS: env.int("ceiling of the wait for an account's real-time decision endpoint (the network's deadline is 5 s)", {
+    default: 5000,
+    min: 100,
+    max: 5000,
+  }),
+  AUTH_DECISION_DEFAULT: env.oneOf('what an authorization does when the decision endpoint does not answer in time, unless the endpoint chose', ['APPROVE', 'DECLINE'] as const, {
+    default: 'DECLINE',
+  }),
   PAN_TOKEN_TTL_SECONDS: env.int('lifetime of a PAN token', { default: 60, min: 10, max: 3600 }),
   JOBS_PREFIX: env.string('BullMQ key prefix of the issuing job queue in Redis', { default: 'paygrid-issuing' }),
   JOBS_RECONCILE_INTERVAL_MS: env.int('how often due work recorded in Postgres is (re-)enqueued to BullMQ', {

@@ -6,6 +6,9 @@ import { assertProductionKeys, configSchema, ISSUING_CONFIG, IssuingConfig } fro
 import { IssuingTables1760000000000 } from './migrations/1760000000000-issuing';
 import { IssuingFunds1760000000100 } from './migrations/1760000000100-issuing-funds';
 import { BalancesApiModule } from './modules/balances/balances-api.module';
+import { CardTransactions1760000000200 } from './migrations/1760000000200-card-transactions';
+import { AuthorizationModule } from './modules/authorization/authorization.module';
+import { CardTransactionsModule } from './modules/transactions/card-transactions.module';
 import { CardModule } from './modules/cards/card.module';
 import { CardholderModule } from './modules/cardholders/cardholder.module';
 import { CatalogueModule } from './modules/catalogue/catalogue.module';
@@ -21,7 +24,12 @@ import { IssuingLedgerAuditModule } from './modules/ledger-audit/issuing-ledger-
 /** The BullMQ queue of issuing's durable jobs (KYC reviews, card orders). Stored in Redis: never rename it. */
 export const ISSUING_JOB_QUEUE = 'issuing-jobs';
 
-export const ISSUING_MIGRATIONS = [IssuingTables1760000000000, createLedgerTablesMigration(1760000000001), IssuingFunds1760000000100];
+export const ISSUING_MIGRATIONS = [
+  IssuingTables1760000000000,
+  createLedgerTablesMigration(1760000000001),
+  IssuingFunds1760000000100,
+  CardTransactions1760000000200,
+];
 
 @Global()
 @Module({})
@@ -60,6 +68,8 @@ export class IssuingModule {
         SimulationModule,
         ReportsModule,
         IssuingLedgerAuditModule,
+        CardTransactionsModule,
+        AuthorizationModule,
       ],
       controllers: [commandControllerFor('issuing', config)],
     };

@@ -18,3 +18,4 @@ export * from './validation/page-query';
 export * from './issuing';
 export * from './issuing-funds';
 export * from './issuing-ledger-audit';
+export * from './issuing-transactions';

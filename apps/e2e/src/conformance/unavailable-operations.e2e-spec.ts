@@ -4,8 +4,8 @@ import { api, SANDBOX, tokenFor } from '../support/api-client';
  * Issue 13 item 7: a spec operation not built yet must not invite the official SDKs' automatic retries
  * (they retry 408, 429 and every 5xx twice more, and any message containing "request is processing"): it
  * answers HTTP 400 envelope A `operation_not_available`. The simulator paths are spelled as the SDKs call
- * them, `/v1/simulation/...` (wire-compat §12). The deposit simulator belongs to banking, out of scope, so
- * it stays a placeholder.
+ * them, `/v1/simulation/...` (wire-compat §12). Every simulator of wire-compat §12 is built now; the
+ * catch-all still answers any other simulator path the SDKs may call, such as a clearing trigger.
  */
 describe('operations not available yet', () => {
   let master: string;
@@ -14,11 +14,11 @@ describe('operations not available yet', () => {
   });
 
   it('answers 400 operation_not_available, which no SDK retries, on the SDK’s simulator path', async () => {
-    const answer = await api('POST', '/v1/simulation/deposit', {
+    const answer = await api('POST', '/v1/simulation/issuing/clearing', {
       token: master,
       body: { amount: 100, currency: 'USD', sender_swift_code: 'DBSSSGSGXXX' },
     });
-    const operation = 'POST /api/v1/simulation/deposit';
+    const operation = 'POST /api/v1/simulation/issuing/clearing';
     const refusal = {
       type: 'invalid_request_error',
       code: 'operation_not_available',
@@ -32,7 +32,7 @@ describe('operations not available yet', () => {
   });
 
   it('still authenticates first', async () => {
-    const answer = await api('POST', '/v1/simulation/deposit', { body: {} });
+    const answer = await api('POST', '/v1/simulation/issuing/clearing', { body: {} });
     expect(answer.status).toBe(401);
   });
 

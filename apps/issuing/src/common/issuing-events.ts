@@ -1,4 +1,4 @@
-import { EventTopics, IssuingEventName, IssuingFundsEventName } from '@paygrid/contracts';
+import { EventTopics, IssuingEventName, IssuingFundsEventName, IssuingTransactionEventName } from '@paygrid/contracts';
 import { appendToOutbox, Executor } from '@paygrid/platform';
 
 /**
@@ -14,7 +14,7 @@ export interface IssuingEventOwner {
 export async function recordIssuingEvent<D>(
   executor: Executor,
   owner: IssuingEventOwner,
-  eventName: IssuingEventName | IssuingFundsEventName,
+  eventName: IssuingEventName | IssuingFundsEventName | IssuingTransactionEventName,
   sourceId: string,
   data: D,
 ): Promise<void> {

@@ -1,4 +1,17 @@
 import {
+  NoPayload,
+  CardTransactionView,
+  DecisionEndpointView,
+  DecisionEndpointWriteView,
+  IssuingTransactionCommand,
+  IssuingTransactionEvents,
+  ListCardTransactionsPayload,
+  SetDecisionEndpointPayload,
+  SimulateAuthorizationPayload,
+  SimulateChargebackPayload,
+  SimulatedTransactionView,
+  SimulateReturnPayload,
+  TransactionRef,
   ActivateCardPayload,
   ActivationView,
   AssignCardPayload,
@@ -228,6 +241,15 @@ export interface BusCommandShapes {
   'issuing.reports.create': { payload: CreateIssuingReportPayload; result: IssuingReportCreatedView };
   'issuing.reports.download': { payload: IssuingReportRef; result: IssuingReportFile };
   'issuing.ledger.verify': { payload: Record<string, never>; result: IssuingLedgerAuditReport };
+  'issuing.simulation.authorization': { payload: SimulateAuthorizationPayload; result: SimulatedTransactionView };
+  'issuing.simulation.reversal': { payload: TransactionRef; result: SimulatedTransactionView };
+  'issuing.simulation.refund': { payload: SimulateReturnPayload; result: SimulatedTransactionView };
+  'issuing.simulation.chargeback': { payload: SimulateChargebackPayload; result: SimulatedTransactionView };
+  'issuing.transactions.list': { payload: ListCardTransactionsPayload; result: Page<CardTransactionView> };
+  'issuing.transactions.retrieve': { payload: TransactionRef; result: CardTransactionView };
+  'issuing.decision_endpoint.set': { payload: SetDecisionEndpointPayload; result: DecisionEndpointWriteView };
+  'issuing.decision_endpoint.retrieve': { payload: NoPayload; result: DecisionEndpointView };
+  'issuing.decision_endpoint.delete': { payload: NoPayload; result: DecisionEndpointView };
   'payouts.bank_accounts.create': { payload: CreateBankAccountPayload; result: BankAccountView };
   'payouts.bank_accounts.update': { payload: UpdateBankAccountPayload; result: BankAccountView };
   'payouts.bank_accounts.list': { payload: ListBankAccountsPayload; result: Page<BankAccountView> };
@@ -297,6 +319,13 @@ export interface BusEventShapes {
   'cardholder.updated': { category: 'ISSUING'; data: CardholderEventData };
   'issuing.transfer.status_changed': { category: 'ISSUING'; data: IssuingTransferView };
   'issuing.report.succeeded': { category: 'ISSUING'; data: IssuingReportView };
+  'issuing.transaction.authorization': { category: 'ISSUING'; data: CardTransactionView };
+  'issuing.transaction.declined': { category: 'ISSUING'; data: CardTransactionView };
+  'issuing.transaction.reversal': { category: 'ISSUING'; data: CardTransactionView };
+  'issuing.transaction.clearing': { category: 'ISSUING'; data: CardTransactionView };
+  'issuing.transaction.refund': { category: 'ISSUING'; data: CardTransactionView };
+  'issuing.transaction.chargeback.credit': { category: 'ISSUING'; data: CardTransactionView };
+  'issuing.transaction.chargeback.debit': { category: 'ISSUING'; data: CardTransactionView };
   'acquiring.payout.created': { category: 'PAYOUT'; data: PayoutView };
   'payout.processing': { category: 'PAYOUT'; data: PayoutView };
   'payout.completed': { category: 'PAYOUT'; data: PayoutView };
@@ -314,7 +343,10 @@ const FAMILIES = {
   accounts: { commands: [AccountCommand, CredentialCommand], events: AccountEvents },
   acquiring: { commands: [AcquiringCommand, AcquiringAuditCommand], events: AcquiringEvents },
   payouts: { commands: [PayoutCommand], events: PayoutEvents },
-  issuing: { commands: [IssuingCommand, IssuingFundsCommand, IssuingLedgerAuditCommand], events: { ...IssuingEvents, ...IssuingFundsEvents } },
+  issuing: {
+    commands: [IssuingCommand, IssuingFundsCommand, IssuingLedgerAuditCommand, IssuingTransactionCommand],
+    events: { ...IssuingEvents, ...IssuingFundsEvents, ...IssuingTransactionEvents },
+  },
   webhooks: { commands: [WebhookCommand], events: WebhookEvents },
 } as const satisfies Record<CommandFamily, { commands: readonly object[]; events: object }>;
 

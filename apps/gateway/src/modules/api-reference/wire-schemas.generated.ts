@@ -1617,6 +1617,117 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false
   },
+  "CardTransactionStatus": {
+    "type": "string",
+    "enum": [
+      "APPROVED",
+      "DECLINED",
+      "PENDING",
+      "REVERSED"
+    ]
+  },
+  "CardTransactionType": {
+    "type": "string",
+    "enum": [
+      "AUTHORIZATION",
+      "REVERSAL",
+      "REFUND",
+      "CHARGEBACK_CREDIT",
+      "CHARGEBACK_DEBIT"
+    ]
+  },
+  "CardTransactionView": {
+    "type": "object",
+    "properties": {
+      "card_id": {
+        "type": "string"
+      },
+      "card_number": {
+        "type": "string"
+      },
+      "cardholder_id": {
+        "type": "string"
+      },
+      "transaction_id": {
+        "type": "string"
+      },
+      "short_transaction_id": {
+        "type": "string"
+      },
+      "original_transaction_id": {
+        "type": "string"
+      },
+      "transaction_type": {
+        "$ref": "#/components/schemas/CardTransactionType"
+      },
+      "transaction_fee": {
+        "type": "string"
+      },
+      "transaction_fee_currency": {
+        "$ref": "#/components/schemas/CardCurrency"
+      },
+      "fee_pass_through": {
+        "type": "string",
+        "enum": [
+          "Y",
+          "N"
+        ]
+      },
+      "card_available_balance": {
+        "type": "string"
+      },
+      "authorization_code": {
+        "type": "string"
+      },
+      "billing_amount": {
+        "type": "string"
+      },
+      "billing_currency": {
+        "$ref": "#/components/schemas/CardCurrency"
+      },
+      "transaction_amount": {
+        "type": "string"
+      },
+      "transaction_currency": {
+        "type": "string"
+      },
+      "transaction_time": {
+        "type": "string"
+      },
+      "posted_time": {
+        "type": "string"
+      },
+      "merchant_data": {
+        "$ref": "#/components/schemas/MerchantDataView"
+      },
+      "description": {
+        "type": "string"
+      },
+      "transaction_status": {
+        "$ref": "#/components/schemas/CardTransactionStatus"
+      }
+    },
+    "required": [
+      "card_id",
+      "card_number",
+      "cardholder_id",
+      "transaction_id",
+      "short_transaction_id",
+      "transaction_type",
+      "transaction_fee",
+      "transaction_fee_currency",
+      "fee_pass_through",
+      "card_available_balance",
+      "billing_amount",
+      "billing_currency",
+      "transaction_amount",
+      "transaction_currency",
+      "transaction_time",
+      "transaction_status"
+    ],
+    "additionalProperties": false,
+    "description": "CardTransaction (wire-compat §11.11); amounts are strings of major units."
+  },
   "CardType": {
     "type": "string",
     "enum": [
@@ -2853,6 +2964,90 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false,
     "description": "Spec 2.2: the customer snapshot; its id is only the intent's top-level customer_id."
+  },
+  "DecisionDefault": {
+    "type": "string",
+    "enum": [
+      "APPROVE",
+      "DECLINE"
+    ]
+  },
+  "DecisionEndpointView": {
+    "type": "object",
+    "properties": {
+      "url": {
+        "type": "string"
+      },
+      "default_decision": {
+        "$ref": "#/components/schemas/DecisionDefault"
+      },
+      "timeout_ms": {
+        "type": "number"
+      },
+      "status": {
+        "type": "string",
+        "enum": [
+          "ENABLED",
+          "DISABLED"
+        ]
+      },
+      "create_time": {
+        "type": "string"
+      },
+      "update_time": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "url",
+      "default_decision",
+      "timeout_ms",
+      "status",
+      "create_time",
+      "update_time"
+    ],
+    "additionalProperties": false
+  },
+  "DecisionEndpointWriteView": {
+    "type": "object",
+    "properties": {
+      "url": {
+        "type": "string"
+      },
+      "default_decision": {
+        "$ref": "#/components/schemas/DecisionDefault"
+      },
+      "timeout_ms": {
+        "type": "number"
+      },
+      "status": {
+        "type": "string",
+        "enum": [
+          "ENABLED",
+          "DISABLED"
+        ]
+      },
+      "create_time": {
+        "type": "string"
+      },
+      "update_time": {
+        "type": "string"
+      },
+      "signing_secret": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "create_time",
+      "default_decision",
+      "signing_secret",
+      "status",
+      "timeout_ms",
+      "update_time",
+      "url"
+    ],
+    "additionalProperties": false,
+    "description": "The secret is shown once, when the endpoint is set (it signs every decision request)."
   },
   "DeletedCardholderView": {
     "type": "object",
@@ -4175,6 +4370,31 @@ export const WIRE_SCHEMAS = {
       "page_size"
     ]
   },
+  "ListCardTransactionsPayload": {
+    "type": "object",
+    "properties": {
+      "page_size": {
+        "type": "number"
+      },
+      "page_number": {
+        "type": "number"
+      },
+      "card_id": {
+        "type": "string"
+      },
+      "start_time": {
+        "type": "string"
+      },
+      "end_time": {
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "page_number",
+      "page_size"
+    ]
+  },
   "ListIntentsPayload": {
     "type": "object",
     "properties": {
@@ -4453,6 +4673,30 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false
   },
+  "MerchantDataView": {
+    "type": "object",
+    "properties": {
+      "category_code": {
+        "type": "string"
+      },
+      "city": {
+        "type": "string"
+      },
+      "country": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "category_code",
+      "city",
+      "country",
+      "name"
+    ],
+    "additionalProperties": false
+  },
   "MobileInfo": {
     "type": "object",
     "properties": {
@@ -4534,6 +4778,11 @@ export const WIRE_SCHEMAS = {
       }
     },
     "additionalProperties": false
+  },
+  "NoPayload": {
+    "type": "object",
+    "additionalProperties": false,
+    "description": "The payload class of commands that carry nothing."
   },
   "OtherDocumentDto": {
     "type": "object",
@@ -4674,6 +4923,29 @@ export const WIRE_SCHEMAS = {
         "type": "array",
         "items": {
           "$ref": "#/components/schemas/CardProductView"
+        }
+      }
+    },
+    "required": [
+      "total_pages",
+      "total_items",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "PageOfCardTransactionView": {
+    "type": "object",
+    "properties": {
+      "total_pages": {
+        "type": "number"
+      },
+      "total_items": {
+        "type": "number"
+      },
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/CardTransactionView"
         }
       }
     },
@@ -6084,6 +6356,26 @@ export const WIRE_SCHEMAS = {
     "additionalProperties": false,
     "description": "What the merchant gets (wire-compat §11.8)."
   },
+  "SetDecisionEndpointPayload": {
+    "type": "object",
+    "properties": {
+      "url": {
+        "type": "string"
+      },
+      "default_decision": {
+        "$ref": "#/components/schemas/DecisionDefault",
+        "description": "What the authorization does when the endpoint does not answer within the deadline (default DECLINE)."
+      },
+      "timeout_ms": {
+        "type": "number",
+        "description": "How long to wait, at most 5000 ms (the network's deadline leaves no more)."
+      }
+    },
+    "required": [
+      "url"
+    ],
+    "additionalProperties": false
+  },
   "SettledTotal": {
     "type": "object",
     "properties": {
@@ -6199,6 +6491,78 @@ export const WIRE_SCHEMAS = {
     "additionalProperties": false,
     "description": "One settled (cleared) capture; items of GET /v2/payment/settlements (an open object for the SDK)."
   },
+  "SimulateAuthorizationPayload": {
+    "type": "object",
+    "properties": {
+      "card_id": {
+        "type": "string"
+      },
+      "transaction_amount": {
+        "type": "number"
+      },
+      "transaction_currency": {
+        "type": "string"
+      },
+      "merchant_name": {
+        "type": "string"
+      },
+      "merchant_category_code": {
+        "type": "string",
+        "description": "4 numeric digits; anything else is the spec's envelope B \"MCC is error\" (decided by the service)."
+      },
+      "transaction_status": {
+        "type": "string",
+        "enum": [
+          "APPROVED",
+          "DECLINED"
+        ],
+        "description": "APPROVED runs the authorization path; DECLINED simulates a network decline (nothing held)."
+      },
+      "channel": {
+        "type": "string",
+        "description": "Our extension: how the card is presented (default ONLINE); an unknown one is \"Invalid channel code\"."
+      },
+      "merchant_city": {
+        "type": "string"
+      },
+      "merchant_country": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "card_id",
+      "transaction_amount",
+      "transaction_currency",
+      "merchant_name",
+      "merchant_category_code",
+      "transaction_status"
+    ],
+    "additionalProperties": false
+  },
+  "SimulateChargebackPayload": {
+    "type": "object",
+    "properties": {
+      "transaction_id": {
+        "type": "string"
+      },
+      "amount": {
+        "type": "number"
+      },
+      "chargeback_type": {
+        "type": "string",
+        "enum": [
+          "CREDIT",
+          "DEBIT"
+        ],
+        "description": "CREDIT gives the cardholder the money back; DEBIT takes back a credited chargeback (the merchant won)."
+      }
+    },
+    "required": [
+      "chargeback_type",
+      "transaction_id"
+    ],
+    "additionalProperties": false
+  },
   "SimulatedDepositView": {
     "type": "object",
     "properties": {
@@ -6292,6 +6656,117 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false,
     "description": "wire-compat §12 `deposits.simulate`: credits the acting account's issuing balance (sandbox only)."
+  },
+  "SimulatedTransactionView": {
+    "type": "object",
+    "properties": {
+      "card_id": {
+        "type": "string"
+      },
+      "card_number": {
+        "type": "string"
+      },
+      "cardholder_id": {
+        "type": "string"
+      },
+      "transaction_id": {
+        "type": "string"
+      },
+      "short_transaction_id": {
+        "type": "string"
+      },
+      "original_transaction_id": {
+        "type": "string"
+      },
+      "transaction_type": {
+        "$ref": "#/components/schemas/CardTransactionType"
+      },
+      "transaction_fee": {
+        "type": "string"
+      },
+      "transaction_fee_currency": {
+        "$ref": "#/components/schemas/CardCurrency"
+      },
+      "fee_pass_through": {
+        "type": "string",
+        "enum": [
+          "Y",
+          "N"
+        ]
+      },
+      "card_available_balance": {
+        "type": "string"
+      },
+      "authorization_code": {
+        "type": "string"
+      },
+      "billing_amount": {
+        "type": "string"
+      },
+      "billing_currency": {
+        "$ref": "#/components/schemas/CardCurrency"
+      },
+      "transaction_amount": {
+        "type": "string"
+      },
+      "transaction_currency": {
+        "type": "string"
+      },
+      "transaction_time": {
+        "type": "string"
+      },
+      "posted_time": {
+        "type": "string"
+      },
+      "merchant_data": {
+        "$ref": "#/components/schemas/MerchantDataView"
+      },
+      "description": {
+        "type": "string"
+      },
+      "transaction_status": {
+        "$ref": "#/components/schemas/CardTransactionStatus"
+      },
+      "failure_reason": {
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "billing_amount",
+      "billing_currency",
+      "card_available_balance",
+      "card_id",
+      "card_number",
+      "cardholder_id",
+      "fee_pass_through",
+      "short_transaction_id",
+      "transaction_amount",
+      "transaction_currency",
+      "transaction_fee",
+      "transaction_fee_currency",
+      "transaction_id",
+      "transaction_status",
+      "transaction_time",
+      "transaction_type"
+    ],
+    "description": "SimulatedTransaction (wire-compat §12): the card transaction with `failure_reason` when declined."
+  },
+  "SimulateReturnPayload": {
+    "type": "object",
+    "properties": {
+      "transaction_id": {
+        "type": "string"
+      },
+      "amount": {
+        "type": "number"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "transaction_id"
+    ],
+    "description": "Refund or chargeback of a cleared authorization; without `amount`, what is left of it."
   },
   "SpendingControlInput": {
     "type": "object",
@@ -6421,6 +6896,18 @@ export const WIRE_SCHEMAS = {
       "ip",
       "date",
       "user_agent"
+    ],
+    "additionalProperties": false
+  },
+  "TransactionRef": {
+    "type": "object",
+    "properties": {
+      "transaction_id": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "transaction_id"
     ],
     "additionalProperties": false
   },
@@ -8238,6 +8725,150 @@ export const COMMAND_SHAPES = {
     ],
     "additionalProperties": false
   },
+  "issuing.simulation.authorization": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/SimulateAuthorizationPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/SimulatedTransactionView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.simulation.reversal": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/TransactionRef"
+      },
+      "result": {
+        "$ref": "#/components/schemas/SimulatedTransactionView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.simulation.refund": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/SimulateReturnPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/SimulatedTransactionView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.simulation.chargeback": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/SimulateChargebackPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/SimulatedTransactionView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.transactions.list": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/ListCardTransactionsPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/PageOfCardTransactionView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.transactions.retrieve": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/TransactionRef"
+      },
+      "result": {
+        "$ref": "#/components/schemas/CardTransactionView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.decision_endpoint.set": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/SetDecisionEndpointPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/DecisionEndpointWriteView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.decision_endpoint.retrieve": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/NoPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/DecisionEndpointView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.decision_endpoint.delete": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/NoPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/DecisionEndpointView"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
   "payouts.bank_accounts.create": {
     "type": "object",
     "properties": {
@@ -9285,6 +9916,125 @@ export const EVENT_SHAPES = {
       },
       "data": {
         "$ref": "#/components/schemas/IssuingReportView"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.transaction.authorization": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardTransactionView"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.transaction.declined": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardTransactionView"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.transaction.reversal": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardTransactionView"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.transaction.clearing": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardTransactionView"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.transaction.refund": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardTransactionView"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.transaction.chargeback.credit": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardTransactionView"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "issuing.transaction.chargeback.debit": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "ISSUING"
+      },
+      "data": {
+        "$ref": "#/components/schemas/CardTransactionView"
       }
     },
     "required": [

@@ -4,10 +4,9 @@ import type { FastifyRequest } from 'fastify';
 import { envelopeA } from '@paygrid/platform';
 
 /**
- * Spec operations whose service is not built yet (issuing balances, transfers, transactions and reports,
- * the sandbox simulators) answer, after authentication, a clear refusal naming the operation instead of a
- * 404. Each issue that builds a service replaces its part with real routes (Fastify prefers the more
- * specific route, so real routes win over these).
+ * A sandbox simulator path we do not serve (every simulator of wire-compat §12 is built; the SDKs may add
+ * more) answers, after authentication, a clear refusal naming the operation instead of a 404. Real routes win
+ * over this catch-all (Fastify prefers the more specific route).
  *
  * HTTP 400 envelope A `invalid_request_error` / `operation_not_available`, deliberately not a 5xx: the
  * official SDKs retry every 5xx (and 408, 429) twice more, and an operation that does not exist yet will not
@@ -18,7 +17,7 @@ import { envelopeA } from '@paygrid/platform';
 @ApiExcludeController()
 @Controller()
 export class UnavailableController {
-  @All(['v1/issuing/transactions*', 'v1/simulation/*'])
+  @All(['v1/simulation/*'])
   notYet(@Req() request: FastifyRequest) {
     throw operationNotAvailable(`${request.method} ${request.url.split('?')[0]}`);
   }

@@ -26,9 +26,13 @@ export const Buckets = {
   withdrawInFlight: 'withdraw_in_flight',
   sandboxFunding: 'sandbox_funding',
   transferInFlight: 'transfer_in_flight',
+  /** Card transactions (modules/authorization): approved authorizations not yet cleared or reversed. */
+  authorizationHeld: 'authorization_held',
+  /** Card transactions: the card network's side (cleared spend, refunds, chargebacks); may go negative. */
+  networkClearing: 'network_clearing',
 } as const;
 
-export const issuingLedger = new Ledger({ negativeBuckets: [Buckets.sandboxFunding] });
+export const issuingLedger = new Ledger({ negativeBuckets: [Buckets.sandboxFunding, Buckets.networkClearing] });
 
 /** A transfer between two issuing balances (docs/issuing.md, "Transfers"). */
 export interface TransferMovement {

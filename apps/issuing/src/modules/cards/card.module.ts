@@ -14,5 +14,7 @@ import { CardService } from './card.service';
 @Module({
   imports: [CatalogueModule, CardholderModule, PoolModule, BalancesModule, CryptoModule],
   providers: [CardRepository, CardOrderRepository, CardService, CardOrderService, CardCommands],
+  /** The authorization module cancels used one-time cards through the card's own status path. */
+  exports: [CardService],
 })
 export class CardModule {}
