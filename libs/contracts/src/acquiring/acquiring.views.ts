@@ -55,6 +55,15 @@ export const ATTEMPT_STATUSES = [
 ] as const;
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 
+/**
+ * What `GET /v2/payment/payment_attempts?attempt_status=` accepts: every value of wire-compat §9.7. The
+ * SDK's `SUCCEEDED` is not a status an attempt of ours takes: it selects the attempts that made their intent
+ * SUCCEEDED (CAPTURE_REQUESTED and SETTLED, the intent-status mapping).
+ */
+export type AttemptStatusFilter = AttemptStatus | 'SUCCEEDED';
+export const ATTEMPT_STATUS_FILTERS: readonly AttemptStatusFilter[] = [...ATTEMPT_STATUSES, 'SUCCEEDED'];
+export const SUCCEEDED_ATTEMPT_STATUSES: readonly AttemptStatus[] = ['CAPTURE_REQUESTED', 'SETTLED'];
+
 export const REFUND_STATUSES = ['INITIATED', 'PROCESSING', 'SUCCEEDED', 'FAILED'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 

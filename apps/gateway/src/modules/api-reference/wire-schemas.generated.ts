@@ -349,6 +349,18 @@ export const WIRE_SCHEMAS = {
       "FAILED"
     ]
   },
+  "AttemptStatusFilter": {
+    "anyOf": [
+      {
+        "$ref": "#/components/schemas/AttemptStatus"
+      },
+      {
+        "type": "string",
+        "const": "SUCCEEDED"
+      }
+    ],
+    "description": "What `GET /v2/payment/payment_attempts?attempt_status=` accepts: every value of wire-compat §9.7. The SDK's `SUCCEEDED` is not a status an attempt of ours takes: it selects the attempts that made their intent SUCCEEDED (CAPTURE_REQUESTED and SETTLED, the intent-status mapping)."
+  },
   "AuthenticationData": {
     "type": "object",
     "properties": {
@@ -2071,8 +2083,7 @@ export const WIRE_SCHEMAS = {
       }
     },
     "required": [
-      "payment_intent_id",
-      "payment_method"
+      "payment_intent_id"
     ],
     "additionalProperties": false
   },
@@ -3619,7 +3630,7 @@ export const WIRE_SCHEMAS = {
         "type": "string"
       },
       "attempt_status": {
-        "$ref": "#/components/schemas/AttemptStatus"
+        "$ref": "#/components/schemas/AttemptStatusFilter"
       }
     },
     "additionalProperties": false,
