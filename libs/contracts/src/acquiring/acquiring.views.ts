@@ -202,15 +202,16 @@ export interface PaymentIntentView {
   latest_payment_attempt: PaymentAttemptView | null;
 }
 
-/** Refund (wire-compat §9.8) plus what a ledger needs: the account and minor-unit amounts. */
+/**
+ * Refund (wire-compat §9.8 and the fields it lets a server add): the API's response and the `data` of
+ * acquiring.refund.* events, so webhooks show exactly this. The account is the event envelope's
+ * `account_id`; a ledger reads the amount in the currency (minor units are not a wire field).
+ */
 export interface RefundView {
   payment_refund_id: string;
   payment_intent_id: string;
   payment_attempt_id: string;
-  account_id: string;
   amount: string;
-  amount_minor: string;
-  fee_amount_minor: string;
   currency: string;
   refund_status: RefundStatus;
   reason: string;
@@ -221,21 +222,20 @@ export interface RefundView {
   complete_time: string;
 }
 
-/** One settled (cleared) capture; items of GET /v2/payment/settlements (an open object for the SDK). */
+/**
+ * One settled (cleared) capture: items of GET /v2/payment/settlements (an open object for the SDK) and
+ * the `data` of acquiring.settlement.succeeded. Decimal amounts in `currency`, like every other resource.
+ */
 export interface SettlementView {
   settlement_id: string;
   settlement_batch_id: string;
   payment_intent_id: string;
   payment_attempt_id: string;
   merchant_order_id: string;
-  account_id: string;
   currency: string;
   amount: string;
   fee_amount: string;
   net_amount: string;
-  amount_minor: string;
-  fee_amount_minor: string;
-  net_amount_minor: string;
   settlement_status: 'SUCCEEDED';
   settled_time: string;
   create_time: string;

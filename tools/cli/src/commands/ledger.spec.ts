@@ -14,7 +14,7 @@ const cleanReport: LedgerAuditReport = {
 interface World {
   report: LedgerAuditReport;
   balance: { available_balance: string; pending_balance: string };
-  settlements: { currency: string; amount_minor: string }[];
+  settlements: { currency: string; amount: string }[];
 }
 
 function harness(world: World) {
@@ -46,8 +46,8 @@ const agreeing = (): World => ({
   report: cleanReport,
   balance: { available_balance: '15.00', pending_balance: '2.50' },
   settlements: [
-    { currency: 'USD', amount_minor: '1200' },
-    { currency: 'USD', amount_minor: '800' },
+    { currency: 'USD', amount: '12.00' },
+    { currency: 'USD', amount: '8.00' },
   ],
 });
 
@@ -78,7 +78,7 @@ describe('paygrid ledger verify', () => {
 
   it("fails when acquiring's settled totals differ from what the ledger applied, across pages", async () => {
     const world = agreeing();
-    world.settlements = Array.from({ length: 150 }, () => ({ currency: 'USD', amount_minor: '10' }));
+    world.settlements = Array.from({ length: 150 }, () => ({ currency: 'USD', amount: '0.10' }));
     const { io, out } = harness(world);
     expect(await runCli(['ledger', 'verify'], io)).toBe(EXIT_FAILED);
     expect(out).toEqual([`DIFFERENCE ${ACCOUNT}/USD: acquiring settled 150 payments for 15.00, the ledger applied 2 for 20.00`]);

@@ -1,5 +1,5 @@
 import { AcquiringCommand, Actor, LedgerAuditAccount, PayoutCommand } from '@paygrid/contracts';
-import { formatAmount } from '@paygrid/money';
+import { formatAmount, parseAmount } from '@paygrid/money';
 import { stringOption } from './options';
 import { CliBus, CliContext, CliFailure, CliUsageError, CommandGroup, Subcommand } from './registry';
 
@@ -57,7 +57,7 @@ async function settlementDifferences(bus: CliBus, actor: Actor, ledger: LedgerAu
     const settlements = await bus.execute(listSettlements, { page_size: SETTLEMENTS_PAGE, page_number: page }, { actor });
     for (const settlement of settlements.data) {
       const total = acquiring.get(settlement.currency) ?? { grossMinor: 0n, count: 0 };
-      acquiring.set(settlement.currency, { grossMinor: total.grossMinor + BigInt(settlement.amount_minor), count: total.count + 1 });
+      acquiring.set(settlement.currency, { grossMinor: total.grossMinor + parseAmount(settlement.amount, settlement.currency), count: total.count + 1 });
     }
     if (page >= settlements.total_pages) break;
   }

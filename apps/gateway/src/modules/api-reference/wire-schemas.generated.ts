@@ -4844,16 +4844,7 @@ export const WIRE_SCHEMAS = {
       "payment_attempt_id": {
         "type": "string"
       },
-      "account_id": {
-        "type": "string"
-      },
       "amount": {
-        "type": "string"
-      },
-      "amount_minor": {
-        "type": "string"
-      },
-      "fee_amount_minor": {
         "type": "string"
       },
       "currency": {
@@ -4888,10 +4879,7 @@ export const WIRE_SCHEMAS = {
       "payment_refund_id",
       "payment_intent_id",
       "payment_attempt_id",
-      "account_id",
       "amount",
-      "amount_minor",
-      "fee_amount_minor",
       "currency",
       "refund_status",
       "reason",
@@ -4902,7 +4890,7 @@ export const WIRE_SCHEMAS = {
       "complete_time"
     ],
     "additionalProperties": false,
-    "description": "Refund (wire-compat §9.8) plus what a ledger needs: the account and minor-unit amounts."
+    "description": "Refund (wire-compat §9.8 and the fields it lets a server add): the API's response and the `data` of acquiring.refund.* events, so webhooks show exactly this. The account is the event envelope's `account_id`; a ledger reads the amount in the currency (minor units are not a wire field)."
   },
   "ReplayedWebhookEndpointView": {
     "type": "object",
@@ -5540,9 +5528,6 @@ export const WIRE_SCHEMAS = {
       "merchant_order_id": {
         "type": "string"
       },
-      "account_id": {
-        "type": "string"
-      },
       "currency": {
         "type": "string"
       },
@@ -5553,15 +5538,6 @@ export const WIRE_SCHEMAS = {
         "type": "string"
       },
       "net_amount": {
-        "type": "string"
-      },
-      "amount_minor": {
-        "type": "string"
-      },
-      "fee_amount_minor": {
-        "type": "string"
-      },
-      "net_amount_minor": {
         "type": "string"
       },
       "settlement_status": {
@@ -5581,20 +5557,16 @@ export const WIRE_SCHEMAS = {
       "payment_intent_id",
       "payment_attempt_id",
       "merchant_order_id",
-      "account_id",
       "currency",
       "amount",
       "fee_amount",
       "net_amount",
-      "amount_minor",
-      "fee_amount_minor",
-      "net_amount_minor",
       "settlement_status",
       "settled_time",
       "create_time"
     ],
     "additionalProperties": false,
-    "description": "One settled (cleared) capture; items of GET /v2/payment/settlements (an open object for the SDK)."
+    "description": "One settled (cleared) capture: items of GET /v2/payment/settlements (an open object for the SDK) and the `data` of acquiring.settlement.succeeded. Decimal amounts in `currency`, like every other resource."
   },
   "SpendingControlInput": {
     "type": "object",
