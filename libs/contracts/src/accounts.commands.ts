@@ -3,8 +3,11 @@ import {
   ArrayUnique,
   IsArray,
   IsIn,
+  IsInt,
   IsIP,
   IsOptional,
+  Max,
+  Min,
   IsString,
   IsUUID,
   Matches,
@@ -14,6 +17,7 @@ import {
 import { defineCommand, returns } from './command-definition';
 import {
   AccountPage,
+  AccountSettingsView,
   AccountView,
   AdditionalDocument,
   BUSINESS_CODES,
@@ -63,6 +67,12 @@ export class GetAdditionalPayload {
 /** The gateway's `x-on-behalf-of`: may the actor act for this account? */
 export class ResolveOnBehalfOfPayload {
   @IsUUID('4') target_account_id!: string;
+}
+
+/** Operators set an account's platform settings (decisions §7: the capture window, 1 to 24 hours). */
+export class UpdateAccountSettingsPayload {
+  @IsUUID('4') account_id!: string;
+  @IsInt() @Min(1) @Max(24) capture_window_hours!: number;
 }
 
 /** Token issuance: client id + API key, and the caller's IP as the gateway saw it (the allow-list). */
@@ -138,6 +148,13 @@ export const AccountCommand = {
     payload: ResolveOnBehalfOfPayload,
     result: returns<ResolvedAccount>(),
     mutates: false,
+  }),
+  /** The operators' (no merchant actor): announced as account.settings.updated when a value changes. */
+  updateSettings: defineCommand('accounts.update_settings', {
+    payload: UpdateAccountSettingsPayload,
+    result: returns<AccountSettingsView>(),
+    mutates: true,
+    needsActor: false,
   }),
 };
 

@@ -83,6 +83,28 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false
   },
+  "AccountSettingsView": {
+    "type": "object",
+    "properties": {
+      "account_id": {
+        "type": "string"
+      },
+      "capture_window_hours": {
+        "type": "number",
+        "description": "Decisions §7: how long a manual-capture authorisation waits before it is captured, 1 to 24."
+      },
+      "settings_version": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "account_id",
+      "capture_window_hours",
+      "settings_version"
+    ],
+    "additionalProperties": false,
+    "description": "The account's platform settings (no API shows them): the `data` of account.settings.updated and the reply of accounts.update_settings. `settings_version` grows by one with every change of the account's settings, so a consumer keeps the highest it has seen and ignores an older or repeated event."
+  },
   "AccountStatus": {
     "type": "string",
     "enum": [
@@ -5699,6 +5721,23 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false
   },
+  "UpdateAccountSettingsPayload": {
+    "type": "object",
+    "properties": {
+      "account_id": {
+        "type": "string"
+      },
+      "capture_window_hours": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "account_id",
+      "capture_window_hours"
+    ],
+    "additionalProperties": false,
+    "description": "Operators set an account's platform settings (decisions §7: the capture window, 1 to 24 hours)."
+  },
   "UpdateBankAccountPayload": {
     "type": "object",
     "properties": {
@@ -6594,6 +6633,22 @@ export const COMMAND_SHAPES = {
       },
       "result": {
         "$ref": "#/components/schemas/ResolvedAccount"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "accounts.update_settings": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/UpdateAccountSettingsPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/AccountSettingsView"
       }
     },
     "required": [
@@ -7766,6 +7821,23 @@ export const EVENT_SHAPES = {
       },
       "data": {
         "$ref": "#/components/schemas/CredentialView"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "account.settings.updated": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "OPERATIONS"
+      },
+      "data": {
+        "$ref": "#/components/schemas/AccountSettingsView"
       }
     },
     "required": [
