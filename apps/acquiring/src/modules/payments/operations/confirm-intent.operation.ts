@@ -85,9 +85,12 @@ export class ConfirmIntentOperation {
   private async cardOnFile(executor: Executor, snapshot: Snapshot, commandId: string | null): Promise<ConfirmCard> {
     const { intent, attempt } = snapshot;
     if (!this.resumes(snapshot, commandId)) intentMachine.assertTransition(intent.status, 'CONFIRM', intent.id);
-    if (attempt?.savedCardId) return this.savedCard(executor, snapshot, attempt.savedCardId, attempt.autoCapture);
-    const [latest] = intent.customerId ? await this.customers.listCards(executor, intent.customerId) : [];
-    if (latest) return this.savedCard(executor, snapshot, latest.id);
+    // Newest first. The attached card counts only while it is still the customer's (an update may have
+    // changed the intent's customer since that attempt).
+    const cards = intent.customerId ? await this.customers.listCards(executor, intent.customerId) : [];
+    const attached = cards.find((card) => card.id === attempt?.savedCardId);
+    if (attached && attempt) return this.savedCard(executor, snapshot, attached.id, attempt.autoCapture);
+    if (cards.length > 0) return this.savedCard(executor, snapshot, cards[0].id);
     throw Errors.invalidRequest(
       'payment_method: is required: this PaymentIntent has no card on file (no saved card of its customer) to confirm with',
     );
