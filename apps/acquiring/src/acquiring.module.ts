@@ -5,6 +5,8 @@ import { AcquiringCommonModule } from './common/acquiring-common.module';
 import { mapAcquiringError } from './common/acquiring-errors';
 import { Acquiring1740000000000 } from './migrations/1740000000000-acquiring';
 import { AcquiringDurableJobs1750000000000 } from './migrations/1750000000000-durable-jobs';
+import { AccountSettingsVersion1760000000000 } from './migrations/1760000000000-account-settings-version';
+import { AccountSettingsModule } from './modules/account-settings/account-settings.module';
 import { CardsModule } from './modules/cards/cards.module';
 import { ConnectorsModule } from './modules/connectors/connectors.module';
 import { CustomersModule } from './modules/customers/customers.module';
@@ -33,13 +35,14 @@ export class AcquiringModule {
         PlatformModule.forRoot({
           app: 'acquiring',
           config,
-          database: { migrations: [Acquiring1740000000000, AcquiringDurableJobs1750000000000] },
+          database: { migrations: [Acquiring1740000000000, AcquiringDurableJobs1750000000000, AccountSettingsVersion1760000000000] },
           commands: true,
           commandErrors: mapAcquiringError,
           redis: true,
           jobs: { queue: ACQUIRING_JOB_QUEUE, prefix: config.JOBS_PREFIX, reconcileIntervalMs: config.JOBS_RECONCILE_INTERVAL_MS },
         }),
         AcquiringCommonModule,
+        AccountSettingsModule,
         ConnectorsModule,
         CardsModule,
         CustomersModule,

@@ -31,10 +31,15 @@ export const configSchema = {
     min: 1,
     max: 24,
   }),
-  CAPTURE_WINDOW_OVERRIDE_MS: env.int('sandbox/tests: when > 0, every capture window is this many ms instead', {
+  CAPTURE_WINDOW_OVERRIDE_MS: env.int('sandbox/tests: when > 0, the capture window of accounts without their own setting, in ms', {
     default: 0,
     min: 0,
     max: 86_400_000,
+  }),
+  CAPTURE_WINDOW_HOUR_MS: env.int('sandbox/tests clock: how many ms one hour of a capture window lasts (3600000 in real time)', {
+    default: 3_600_000,
+    min: 100,
+    max: 3_600_000,
   }),
   ASYNC_CARD_DELAY_MS: env.int('sandbox: how long the asynchronous test card stays PENDING', {
     default: 3000,

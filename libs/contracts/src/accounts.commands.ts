@@ -3,8 +3,11 @@ import {
   ArrayUnique,
   IsArray,
   IsIn,
+  IsInt,
   IsIP,
   IsOptional,
+  Max,
+  Min,
   IsString,
   IsUUID,
   Matches,
@@ -14,6 +17,7 @@ import {
 import { defineCommand, returns } from './command-definition';
 import {
   AccountPage,
+  AccountSettingsView,
   AccountView,
   AdditionalDocument,
   BUSINESS_CODES,
@@ -65,6 +69,12 @@ export class GetAdditionalPayload {
 export class ResolveOnBehalfOfPayload {
   /** Any uuid (the gateway's rule too): a well-formed id that names no sub-account is sub_account_not_found. */
   @Uuid() target_account_id!: string;
+}
+
+/** Operators set an account's platform settings (decisions §7: the capture window, 1 to 24 hours). */
+export class UpdateAccountSettingsPayload {
+  @IsUUID('4') account_id!: string;
+  @IsInt() @Min(1) @Max(24) capture_window_hours!: number;
 }
 
 /** Token issuance: client id + API key, and the caller's IP as the gateway saw it (the allow-list). */
@@ -140,6 +150,13 @@ export const AccountCommand = {
     payload: ResolveOnBehalfOfPayload,
     result: returns<ResolvedAccount>(),
     mutates: false,
+  }),
+  /** The operators' (no merchant actor): announced as account.settings.updated when a value changes. */
+  updateSettings: defineCommand('accounts.update_settings', {
+    payload: UpdateAccountSettingsPayload,
+    result: returns<AccountSettingsView>(),
+    mutates: true,
+    needsActor: false,
   }),
 };
 

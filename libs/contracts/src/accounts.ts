@@ -9,6 +9,8 @@ export const AccountEvents = {
   verificationUpdated: 'account.verification_status.updated',
   credentialCreated: 'account.credential.created',
   credentialRevoked: 'account.credential.revoked',
+  /** OPERATIONS: the account's platform settings (not wire fields), for the services that apply them. */
+  settingsUpdated: 'account.settings.updated',
 } as const;
 
 export type BusinessCode = 'BANKING' | 'ACQUIRING' | 'ISSUING' | 'RAMP';
@@ -101,6 +103,18 @@ export interface IndividualAccountView extends AccountViewBase {
 }
 
 export type AccountView = CompanyAccountView | IndividualAccountView;
+
+/**
+ * The account's platform settings (no API shows them): the `data` of account.settings.updated and the
+ * reply of accounts.update_settings. `settings_version` grows by one with every change of the account's
+ * settings, so a consumer keeps the highest it has seen and ignores an older or repeated event.
+ */
+export interface AccountSettingsView {
+  account_id: string;
+  /** Decisions §7: how long a manual-capture authorisation waits before it is captured, 1 to 24. */
+  capture_window_hours: number;
+  settings_version: number;
+}
 
 export interface AccountPage {
   total_pages: number;

@@ -110,6 +110,7 @@ describe('settlement bank account rules (spec 4.3 and 8)', () => {
     [{ swift_code: 'CHASUS33X' }, 'swift_code: must be a SWIFT/BIC code'],
     [{ bank_country_code: 'USA' }, 'bank_country_code: must be an ISO 3166-1 alpha-2 country code'],
     [{ currency: 'usd' }, 'currency: must be a three-letter currency code'],
+    [{ currency: 'XUSD' }, 'currency: must be a three-letter currency code'],
   ])('names the field that breaks a rule: %j', (override, problem) => {
     const problems = problemsOf(BankAccountFields, { ...usAccount, ...override });
     expect(problems[0]).toContain(problem);
@@ -152,6 +153,7 @@ describe('payout rules (spec 4.4)', () => {
     [{ payout_amount: '-1' }, 'payout_amount: must be a decimal string'],
     [{ payout_amount: '1e3' }, 'payout_amount: must be a decimal string'],
     [{ payout_currency: 'XYZ' }, 'payout_currency: is not a supported currency'],
+    [{ payout_currency: 'XUSD' }, 'payout_currency: must be a three-letter currency code'],
     [{ statement_descriptor: 'x'.repeat(16) }, 'statement_descriptor: must be shorter than or equal to 15 characters'],
     [{ statement_descriptor: '' }, 'statement_descriptor: must be longer than or equal to 1 characters'],
     [{ payout_account_id: 'acct_1' }, 'payout_account_id: must be an account id (uuid) or a short reference id'],

@@ -88,7 +88,9 @@ describe('acquiring events', () => {
       payment_method: { card: { card_number: '424242******4242' } },
     });
     const settlement = events.at(-1) as Delivered;
-    expect(settlement.data).toMatchObject({ account_id: SANDBOX.master.accountId, currency: 'USD', amount_minor: '2500', fee_amount_minor: '0', net_amount_minor: '2500' });
+    expect(settlement).toMatchObject({ account_id: SANDBOX.master.accountId });
+    expect(settlement.data).toMatchObject({ currency: 'USD', amount: '25.00', fee_amount: '0.00', net_amount: '25.00' });
+    expectNoInternalFields(settlement.data);
   });
 
   it('delivers a signed webhook for each flow', async () => {
@@ -123,5 +125,20 @@ describe('acquiring events', () => {
     }
     const failed = webhooksFor(declined.payment_intent_id).find((event) => event.event_name === AcquiringEvents.attemptFailed) as Delivered;
     expect(failed.data).toMatchObject({ failure_code: 'card_declined', advice_code: '03' });
+    // Issue 13 item 9: refund and settlement webhooks show the API's resource; the account is the envelope's.
+    const moneyEvents = webhooksFor(success.payment_intent_id).filter((event) => /^acquiring\.(refund|settlement)\./.test(event.event_name));
+    expect(moneyEvents.length).toBeGreaterThanOrEqual(3);
+    for (const event of moneyEvents) {
+      expect(event.account_id).toBe(SANDBOX.master.accountId);
+      expectNoInternalFields(event.data);
+    }
+    const refundCreated = moneyEvents.find((event) => event.event_name === AcquiringEvents.refundCreated) as Delivered;
+    expect(refundCreated.data).toMatchObject({ payment_refund_id: refunded.body.payment_refund_id, amount: '5.00', currency: 'USD' });
   });
 });
+
+function expectNoInternalFields(data: Record<string, unknown>): void {
+  for (const internal of ['account_id', 'master_account_id', 'amount_minor', 'fee_amount_minor', 'net_amount_minor']) {
+    expect(data).not.toHaveProperty(internal);
+  }
+}

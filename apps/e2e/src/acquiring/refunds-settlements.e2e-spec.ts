@@ -8,6 +8,15 @@ import { CARDS, cardMethod, Merchant, useAcquiringE2eSettings } from './support/
  * statuses INITIATED → PROCESSING → SUCCEEDED | FAILED. Settlements (spec 4.10): captured payments
  * settle into batches a moment later and the list shows only successful ones, with its filters.
  */
+const REFUND_FIELDS = [
+  'amount', 'complete_time', 'create_time', 'currency', 'failure_code', 'metadata', 'payment_attempt_id', 'payment_intent_id',
+  'payment_refund_id', 'reason', 'refund_status', 'update_time',
+];
+const SETTLEMENT_FIELDS = [
+  'amount', 'create_time', 'currency', 'fee_amount', 'merchant_order_id', 'net_amount', 'payment_attempt_id', 'payment_intent_id',
+  'settled_time', 'settlement_batch_id', 'settlement_id', 'settlement_status',
+];
+
 describe('refunds and settlements', () => {
   let merchant: Merchant;
 
@@ -38,14 +47,14 @@ describe('refunds and settlements', () => {
       payment_intent_id: intent.payment_intent_id,
       payment_attempt_id: intent.latest_payment_attempt?.attempt_id,
       amount: '20.00',
-      amount_minor: '2000',
-      fee_amount_minor: '0',
       currency: 'USD',
       refund_status: 'INITIATED',
       reason: 'requested_by_customer',
       metadata: { ticket: 'A-1' },
     });
     expect(first.body.payment_refund_id).toMatch(/^re_[0-9A-Z]{26}$/);
+    // Wire-compat §9.8's fields and the documented additions only (issue 13 item 9).
+    expect(Object.keys(first.body).sort()).toEqual(REFUND_FIELDS);
     const second = await refund(intent, '30.00');
     expect(second.status).toBe(200);
     const beyond = await refund(intent, '0.01');
@@ -129,9 +138,9 @@ describe('refunds and settlements', () => {
       amount: '12.34',
       fee_amount: '0.00',
       net_amount: '12.34',
-      amount_minor: '1234',
       settlement_status: 'SUCCEEDED',
     });
+    expect(Object.keys(settlement).sort()).toEqual(SETTLEMENT_FIELDS);
     const byBatch = await merchant.get<Page<SettlementView>>(
       `/v2/payment/settlements?settlement_batch_id=${settlement.settlement_batch_id}&page_size=100`,
     );

@@ -32,6 +32,8 @@ export const E2E_COMMAND_TIMEOUT_MS = 4000;
 export const ACQUIRING_E2E_ENV = {
   GATEWAY_PUBLIC_URL: E2E_GATEWAY,
   CAPTURE_WINDOW_OVERRIDE_MS: '6000',
+  // The test clock of account capture windows: one window hour lasts 2 s (a 1-hour window closes 2 s in).
+  CAPTURE_WINDOW_HOUR_MS: '2000',
   ASYNC_CARD_DELAY_MS: '1000',
   SETTLEMENT_DELAY_MS: '800',
   REFUND_DELAY_MS: '300',

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Actor, CommandDefinition, CommandReply, DomainEvent, EventFamily, PayloadOf, ResultOf } from '@paygrid/contracts';
 import { aDomainEvent, EventWriter, ServiceHarness, TestDatabase } from '@paygrid/testing';
+import { formatAmount } from '@paygrid/money';
 import { configSchema } from '../config';
 import { PayoutsModule } from '../payouts.module';
 
@@ -81,11 +82,10 @@ export const acquiringEvents = {
         settlement_batch_id: 'stb_1',
         payment_intent_id: `pi_${attemptId}`,
         payment_attempt_id: attemptId,
-        account_id: accountId,
         currency,
-        amount_minor: amountMinor.toString(),
-        fee_amount_minor: '0',
-        net_amount_minor: amountMinor.toString(),
+        amount: formatAmount(amountMinor, currency),
+        fee_amount: formatAmount(0n, currency),
+        net_amount: formatAmount(amountMinor, currency),
         settlement_status: 'SUCCEEDED',
         settled_time: new Date().toISOString(),
       },
@@ -101,9 +101,7 @@ export const acquiringEvents = {
         payment_refund_id: refundId,
         payment_intent_id: 'pi_refunded',
         payment_attempt_id: 'att_refunded',
-        account_id: accountId,
-        amount_minor: amountMinor.toString(),
-        fee_amount_minor: '0',
+        amount: formatAmount(amountMinor, currency),
         currency,
         refund_status: status,
       },

@@ -80,6 +80,15 @@ describe('amounts', () => {
     ]);
   });
 
+  it('takes three-letter ISO 4217 currencies only: XUSD is an issuing card currency (spec 2.1, 2.8)', () => {
+    expect(problemsOf(CreatePaymentIntentBody, intent({ currency: 'XUSD' }))).toEqual([
+      'currency: must be a three-letter currency code',
+    ]);
+    expect(problemsOf(UpdatePaymentIntentBody, { currency: 'XUSD', amount: '1.001' })).toEqual([
+      'currency: must be a three-letter currency code',
+    ]);
+  });
+
   it('reads a new amount of an update in the new currency, or only its form when the currency is the stored one', () => {
     expect(problemsOf(UpdatePaymentIntentBody, { amount: '10.5', currency: 'JPY' })).toEqual([
       'amount: no decimal places allowed for JPY',

@@ -27,8 +27,8 @@ import {
 } from '../validation/field-rules';
 import { PagePayload } from '../validation/paging';
 import {
-  ATTEMPT_STATUSES,
-  AttemptStatus,
+  ATTEMPT_STATUS_FILTERS,
+  AttemptStatusFilter,
   CANCELLATION_REASONS,
   CancellationReason,
   INTENT_STATUSES,
@@ -274,14 +274,17 @@ export class ConfirmIntentFields {
   @Uri({ optional: true }) return_url?: string;
 }
 
-/** POST /v2/payment_intents/{id}/confirm: a card is required. */
+/**
+ * POST /v2/payment_intents/{id}/confirm: every field optional (wire-compat §9.4; the SDK sends `{}` when
+ * the caller gives nothing). Without payment_method the intent's card on file is used.
+ */
 export class ConfirmPaymentIntentBody extends ConfirmIntentFields {
-  @Nested(() => PaymentMethodInput) payment_method!: PaymentMethodInput;
+  @Nested(() => PaymentMethodInput, { optional: true }) payment_method?: PaymentMethodInput;
 }
 
 export class ConfirmIntentPayload extends ConfirmIntentFields {
   @ResourceId() payment_intent_id!: string;
-  @Nested(() => SealedPaymentMethod) payment_method!: SealedPaymentMethod;
+  @Nested(() => SealedPaymentMethod, { optional: true }) payment_method?: SealedPaymentMethod;
 }
 
 /** All of the authorised amount, or `amount_to_capture` of it (read in the intent's currency). */
@@ -317,7 +320,7 @@ export class AttemptIdPayload {
 
 export class ListAttemptsPayload extends PagePayload {
   @ResourceId({ optional: true }) payment_intent_id?: string;
-  @OneOf(ATTEMPT_STATUSES, { optional: true }) attempt_status?: AttemptStatus;
+  @OneOf(ATTEMPT_STATUS_FILTERS, { optional: true }) attempt_status?: AttemptStatusFilter;
 }
 
 /** POST /v2/payment/refunds: the amount is read in the intent's currency. */

@@ -55,6 +55,15 @@ export const ATTEMPT_STATUSES = [
 ] as const;
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 
+/**
+ * What `GET /v2/payment/payment_attempts?attempt_status=` accepts: every value of wire-compat §9.7. The
+ * SDK's `SUCCEEDED` is not a status an attempt of ours takes: it selects the attempts that made their intent
+ * SUCCEEDED (CAPTURE_REQUESTED and SETTLED, the intent-status mapping).
+ */
+export type AttemptStatusFilter = AttemptStatus | 'SUCCEEDED';
+export const ATTEMPT_STATUS_FILTERS: readonly AttemptStatusFilter[] = [...ATTEMPT_STATUSES, 'SUCCEEDED'];
+export const SUCCEEDED_ATTEMPT_STATUSES: readonly AttemptStatus[] = ['CAPTURE_REQUESTED', 'SETTLED'];
+
 export const REFUND_STATUSES = ['INITIATED', 'PROCESSING', 'SUCCEEDED', 'FAILED'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
@@ -193,15 +202,16 @@ export interface PaymentIntentView {
   latest_payment_attempt: PaymentAttemptView | null;
 }
 
-/** Refund (wire-compat §9.8) plus what a ledger needs: the account and minor-unit amounts. */
+/**
+ * Refund (wire-compat §9.8 and the fields it lets a server add): the API's response and the `data` of
+ * acquiring.refund.* events, so webhooks show exactly this. The account is the event envelope's
+ * `account_id`; a ledger reads the amount in the currency (minor units are not a wire field).
+ */
 export interface RefundView {
   payment_refund_id: string;
   payment_intent_id: string;
   payment_attempt_id: string;
-  account_id: string;
   amount: string;
-  amount_minor: string;
-  fee_amount_minor: string;
   currency: string;
   refund_status: RefundStatus;
   reason: string;
@@ -212,21 +222,20 @@ export interface RefundView {
   complete_time: string;
 }
 
-/** One settled (cleared) capture; items of GET /v2/payment/settlements (an open object for the SDK). */
+/**
+ * One settled (cleared) capture: items of GET /v2/payment/settlements (an open object for the SDK) and
+ * the `data` of acquiring.settlement.succeeded. Decimal amounts in `currency`, like every other resource.
+ */
 export interface SettlementView {
   settlement_id: string;
   settlement_batch_id: string;
   payment_intent_id: string;
   payment_attempt_id: string;
   merchant_order_id: string;
-  account_id: string;
   currency: string;
   amount: string;
   fee_amount: string;
   net_amount: string;
-  amount_minor: string;
-  fee_amount_minor: string;
-  net_amount_minor: string;
   settlement_status: 'SUCCEEDED';
   settled_time: string;
   create_time: string;

@@ -140,7 +140,9 @@ function isCalendarDate(value: string): boolean {
 
 const DECIMAL = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 const DECIMAL_RULE = 'must be a decimal string such as "10.50"';
-const CURRENCY_FORMAT = /^[A-Z]{3,4}$/;
+const CURRENCY_FORMAT = /^[A-Z]{3}$/;
+/** Acquiring and payouts take three-letter codes only; libs/money's four-letter XUSD is issuing's. */
+const isAcceptedCurrency = (value: unknown): value is string => isSupportedCurrency(value) && CURRENCY_FORMAT.test(value);
 
 /**
  * Why `value` is not a positive amount in `currency` (at most the currency's minor-unit digits), or
@@ -165,7 +167,7 @@ export function amountProblem(value: unknown, currency: string): string | undefi
 export const Amount = (options: { optional?: boolean; currencyField?: string } = {}): Rule => {
   const problem = (value: unknown, object: object): string | undefined => {
     const currency = options.currencyField ? (object as Record<string, unknown>)[options.currencyField] : undefined;
-    if (isSupportedCurrency(currency)) return amountProblem(value, currency);
+    if (isAcceptedCurrency(currency)) return amountProblem(value, currency);
     return typeof value === 'string' && DECIMAL.test(value) ? undefined : DECIMAL_RULE;
   };
   return optionalIf(
@@ -180,14 +182,18 @@ export const Amount = (options: { optional?: boolean; currencyField?: string } =
   );
 };
 
-/** A currency code that libs/money supports. */
+/**
+ * A three-letter ISO 4217 code that libs/money supports: what acquiring and payouts take (spec 2.1).
+ * libs/money also knows the four-letter XUSD, which only issuing's card orders accept (spec 2.8, their
+ * own enum), so the length is checked here and not left to the currency table.
+ */
 export const CurrencyCode = (options: { optional?: boolean } = {}): Rule =>
   optionalIf(
     options.optional,
     ValidateBy({
       name: 'isSupportedCurrency',
       validator: {
-        validate: (value) => isSupportedCurrency(value),
+        validate: (value) => isAcceptedCurrency(value),
         defaultMessage: (args) =>
           typeof args?.value === 'string' && CURRENCY_FORMAT.test(args.value)
             ? '$property is not a supported currency'
@@ -249,7 +255,7 @@ export const AmountIn = (currencyField: string): Rule =>
 function amountInCurrencyProblem(value: unknown, currency: unknown): string | undefined {
   const format = 'must be a decimal string such as "10.50" (digits, an optional point and decimals)';
   if (typeof value !== 'string') return format;
-  if (!isSupportedCurrency(currency)) return undefined;
+  if (!isAcceptedCurrency(currency)) return undefined;
   try {
     parsePositiveAmount(value, currency);
     return undefined;

@@ -51,6 +51,14 @@ const INSERT_COLUMNS = [
   'capture_window_hours',
 ] as const;
 
+/** The settings columns of an account (not part of Account: no API shows them). */
+export interface AccountSettingsRow {
+  account_id: string;
+  parent_account_id: string | null;
+  capture_window_hours: number;
+  settings_version: number;
+}
+
 @Injectable()
 export class AccountRepository {
   /** Null for an unknown id, including one that is not a uuid at all (no cast error reaches the caller). */
@@ -136,6 +144,34 @@ export class AccountRepository {
     set: { review_reason?: string | null; review_due_at?: null } = {},
   ): Promise<Account> {
     return this.transition(executor, verificationStatusMachine, 'verification_status', accountId, event, set);
+  }
+
+  /**
+   * Sets the account's capture window; a change bumps settings_version. Null when the value was already
+   * that (nothing changed, nothing to announce) or the account does not exist (the caller tells which).
+   */
+  async updateCaptureWindow(executor: Executor, accountId: string, hours: number): Promise<AccountSettingsRow | null> {
+    if (!isUuid(accountId)) return null;
+    const [row] = rowsOf<AccountSettingsRow>(
+      await executor.query(
+        `UPDATE accounts SET capture_window_hours = $2, settings_version = settings_version + 1
+         WHERE account_id = $1 AND capture_window_hours <> $2
+         RETURNING account_id, parent_account_id, capture_window_hours, settings_version`,
+        [accountId, hours],
+      ),
+    );
+    return row ?? null;
+  }
+
+  async findSettings(executor: Executor, accountId: string): Promise<AccountSettingsRow | null> {
+    if (!isUuid(accountId)) return null;
+    const [row] = rowsOf<AccountSettingsRow>(
+      await executor.query(
+        'SELECT account_id, parent_account_id, capture_window_hours, settings_version FROM accounts WHERE account_id = $1',
+        [accountId],
+      ),
+    );
+    return row ?? null;
   }
 
   /** Ends a review that can no longer be decided (the account moved on meanwhile). */

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountCommandHandlers } from './account.commands';
+import { AccountSettingsCommandHandlers } from './account-settings.commands';
+import { AccountSettingsService } from './account-settings.service';
 import { AccountRepository } from './account.repository';
 import { AccountReviewPoller } from './account-review.poller';
 import { AccountReviewService } from './account-review.service';
@@ -16,6 +18,8 @@ import { AccountService } from './account.service';
     AccountReviewService,
     AccountReviewPoller,
     AccountCommandHandlers,
+    AccountSettingsService,
+    AccountSettingsCommandHandlers,
   ],
   exports: [AccountRepository],
 })

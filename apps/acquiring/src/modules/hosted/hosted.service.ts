@@ -48,7 +48,7 @@ export class HostedService {
       const snapshot = await this.flow.snapshot(tx.manager, intent.id, { lock: true });
       const card: ConfirmCard = opened
         ? { ...opened, savedCardId: null }
-        : await this.savedCard(tx.manager, snapshot, payload.saved_card_id ?? '');
+        : await this.confirm.savedCard(tx.manager, snapshot, payload.saved_card_id ?? '');
       return { snapshot: await this.confirm.start(tx, snapshot, context.commandId, card, {}), card };
     });
     return this.fromView(await this.authorization.run(context.complete, prepared.snapshot, prepared.card));
@@ -76,12 +76,6 @@ export class HostedService {
     const intent = await this.payments.findIntentByClientSecret(executor, secret);
     if (!intent || intent.clientSecretExpiresAt.getTime() < Date.now()) throw AcquiringErrors.clientSecretInvalid();
     return intent;
-  }
-
-  private async savedCard(executor: Executor, snapshot: Snapshot, savedCardId: string): Promise<ConfirmCard> {
-    if (!snapshot.intent.customerId) throw AcquiringErrors.notFound('saved_card');
-    const { plain, stored } = await this.customers.openSavedCard(executor, savedCardId, snapshot.intent.customerId);
-    return { plain, stored, autoCapture: true, threeDsAction: null, savedCardId };
   }
 
   private async present(snapshot: Snapshot): Promise<HostedSessionView> {

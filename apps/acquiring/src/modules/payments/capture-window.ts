@@ -1,17 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Executor } from '@paygrid/platform';
 import { ACQUIRING_CONFIG, AcquiringConfig } from '../../config';
+import { AccountSettingsRepository } from '../account-settings/account-settings.repository';
 
 /**
  * How long a manual-capture authorisation waits for the merchant before it is captured automatically
- * (decisions §7): the account's own setting (1–24 h), else CAPTURE_WINDOW_HOURS; CAPTURE_WINDOW_OVERRIDE_MS
- * replaces both in sandbox tests that cannot wait an hour.
+ * (decisions §7): the account's own setting (1–24 h, learnt from the accounts service's
+ * account.settings.updated), else CAPTURE_WINDOW_HOURS. Sandbox tests that cannot wait hours run a faster
+ * clock (CAPTURE_WINDOW_HOUR_MS: the length of one window hour) or give accounts without a setting a
+ * window in ms (CAPTURE_WINDOW_OVERRIDE_MS).
  */
 @Injectable()
 export class CaptureWindow {
   constructor(
+    private readonly settings: AccountSettingsRepository,
     @Inject(ACQUIRING_CONFIG)
-    private readonly config: Pick<AcquiringConfig, 'CAPTURE_WINDOW_HOURS' | 'CAPTURE_WINDOW_OVERRIDE_MS'>,
+    private readonly config: Pick<AcquiringConfig, 'CAPTURE_WINDOW_HOURS' | 'CAPTURE_WINDOW_OVERRIDE_MS' | 'CAPTURE_WINDOW_HOUR_MS'>,
   ) {}
 
   async closesAt(executor: Executor, accountId: string, authorizedAt: Date): Promise<Date> {
@@ -19,9 +23,9 @@ export class CaptureWindow {
   }
 
   async lengthMs(executor: Executor, accountId: string): Promise<number> {
+    const hours = await this.settings.captureWindowHours(executor, accountId);
+    if (hours !== undefined) return hours * this.config.CAPTURE_WINDOW_HOUR_MS;
     if (this.config.CAPTURE_WINDOW_OVERRIDE_MS > 0) return this.config.CAPTURE_WINDOW_OVERRIDE_MS;
-    const [row] = await executor.query('SELECT capture_window_hours FROM account_settings WHERE account_id = $1', [accountId]);
-    const hours: number = row?.capture_window_hours ?? this.config.CAPTURE_WINDOW_HOURS;
-    return hours * 3_600_000;
+    return this.config.CAPTURE_WINDOW_HOURS * this.config.CAPTURE_WINDOW_HOUR_MS;
   }
 }

@@ -9,6 +9,9 @@ import {
   Page,
   PaymentAttemptView,
   PaymentIntentView,
+  AttemptStatus,
+  AttemptStatusFilter,
+  SUCCEEDED_ATTEMPT_STATUSES,
 } from '@paygrid/contracts';
 import { AcquiringErrors } from '../../common/acquiring-errors';
 import { pageOf, pageWindow, timeFilter } from '../../common/paging';
@@ -51,8 +54,14 @@ export class PaymentQueries {
   }
 
   async listAttempts(actor: Actor, query: ListAttemptsPayload): Promise<Page<PaymentAttemptView>> {
-    const filter = { accountId: actor.account_id, intentId: query.payment_intent_id, status: query.attempt_status };
+    const filter = { accountId: actor.account_id, intentId: query.payment_intent_id, statuses: attemptStatusesOf(query.attempt_status) };
     const found = await this.payments.listAttempts(this.dataSource, filter, pageWindow(query));
     return pageOf(query, found, (attempt) => this.presenter.attempt(attempt));
   }
+}
+
+/** The stored statuses an attempt_status filter selects (the SDK's SUCCEEDED: see ATTEMPT_STATUS_FILTERS). */
+export function attemptStatusesOf(filter: AttemptStatusFilter | undefined): readonly AttemptStatus[] | undefined {
+  if (filter === undefined) return undefined;
+  return filter === 'SUCCEEDED' ? SUCCEEDED_ATTEMPT_STATUSES : [filter];
 }

@@ -171,7 +171,8 @@ export interface IntentFilter {
 export interface AttemptFilter {
   accountId: string;
   intentId?: string;
-  status?: AttemptStatus;
+  /** Any of these; all when absent. */
+  statuses?: readonly AttemptStatus[];
 }
 
 /** Columns an intent update may write (snake_case, as stored). */
@@ -342,8 +343,8 @@ export class PaymentRepository {
   }
 
   async listAttempts(executor: Executor, filter: AttemptFilter, window: PageWindow): Promise<{ total: number; items: PaymentAttempt[] }> {
-    const where = `account_id = $1 AND ($2::text IS NULL OR payment_intent_id = $2) AND ($3::text IS NULL OR attempt_status = $3)`;
-    const params = [filter.accountId, filter.intentId ?? null, filter.status ?? null];
+    const where = `account_id = $1 AND ($2::text IS NULL OR payment_intent_id = $2) AND ($3::text[] IS NULL OR attempt_status = ANY($3))`;
+    const params = [filter.accountId, filter.intentId ?? null, filter.statuses ?? null];
     const [{ total }] = await executor.query(`SELECT count(*)::int AS total FROM payment_attempts WHERE ${where}`, params);
     const rows = rowsOf<AttemptRow>(
       await executor.query(

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountSettingsModule } from '../account-settings/account-settings.module';
 import { CardsModule } from '../cards/cards.module';
 import { ConnectorsModule } from '../connectors/connectors.module';
 import { CustomersModule } from '../customers/customers.module';
@@ -23,7 +24,7 @@ import { PaymentRepository } from './payment.repository';
  * Exports what refunds, settlements and the hosted pages build on.
  */
 @Module({
-  imports: [ConnectorsModule, CardsModule, CustomersModule],
+  imports: [AccountSettingsModule, ConnectorsModule, CardsModule, CustomersModule],
   providers: [
     PaymentRepository,
     PaymentPresenter,

@@ -2,17 +2,14 @@ import { RefundView } from '@paygrid/contracts';
 import { formatAmount } from '@paygrid/money';
 import { Refund } from './refund.types';
 
-/** A refund as the API returns it and its events carry it: with the account and minor-unit amounts a ledger needs. */
+/** A refund as the API returns it and its events carry it (wire-compat §9.8): no internal fields. */
 export function presentRefund(refund: Refund): RefundView {
   const iso = (value: Date | null) => (value === null ? '' : value.toISOString());
   return {
     payment_refund_id: refund.id,
     payment_intent_id: refund.intentId,
     payment_attempt_id: refund.attemptId,
-    account_id: refund.accountId,
     amount: formatAmount(refund.amountMinor, refund.currency),
-    amount_minor: refund.amountMinor.toString(),
-    fee_amount_minor: '0',
     currency: refund.currency,
     refund_status: refund.status,
     reason: refund.reason,

@@ -2,7 +2,7 @@ import { SettlementView } from '@paygrid/contracts';
 import { formatAmount } from '@paygrid/money';
 import { Settlement } from './settlement.types';
 
-/** A settlement as the API lists it and acquiring.settlement.succeeded carries it: gross, fee, net, minor units too. */
+/** A settlement as the API lists it and acquiring.settlement.succeeded carries it: gross, fee and net in its currency. */
 export function presentSettlement(settlement: Settlement): SettlementView {
   const amount = (minor: bigint) => formatAmount(minor, settlement.currency);
   return {
@@ -11,14 +11,10 @@ export function presentSettlement(settlement: Settlement): SettlementView {
     payment_intent_id: settlement.intentId,
     payment_attempt_id: settlement.attemptId,
     merchant_order_id: settlement.merchantOrderId,
-    account_id: settlement.accountId,
     currency: settlement.currency,
     amount: amount(settlement.amountMinor),
     fee_amount: amount(settlement.feeMinor),
     net_amount: amount(settlement.netMinor),
-    amount_minor: settlement.amountMinor.toString(),
-    fee_amount_minor: settlement.feeMinor.toString(),
-    net_amount_minor: settlement.netMinor.toString(),
     settlement_status: 'SUCCEEDED',
     settled_time: settlement.settledAt.toISOString(),
     create_time: settlement.createdAt.toISOString(),

@@ -82,8 +82,10 @@ export class PaymentIntentsController {
   @HttpCode(200)
   @ApiRoute({
     kind: 'command',
-    summary: 'Confirm a PaymentIntent with a card',
-    description: 'The sandbox outcome follows the test card number (see Acquiring).',
+    summary: 'Confirm a PaymentIntent',
+    description:
+      'With payment_method.card, or with `{}`: the card the intent is attached to, else its customer\'s latest saved card ' +
+      '(400 when it has none). The sandbox outcome follows the test card number (see Acquiring).',
     params: ResourceIdParam,
     body: ConfirmPaymentIntentBody,
     result: AcquiringCommand.confirmIntent.type,

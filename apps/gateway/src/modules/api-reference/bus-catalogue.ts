@@ -73,9 +73,11 @@ import {
   UpdateCardholderPayload,
   UpdateCardPayload,
   UpdateCardStatusPayload,
+  UpdateAccountSettingsPayload,
   AccountCommand,
   AccountEvents,
   AccountPage,
+  AccountSettingsView,
   AccountView,
   AcquiringAuditCommand,
   AcquiringCommand,
@@ -183,6 +185,7 @@ export interface BusCommandShapes {
   'accounts.create_sub_account': { payload: CreateSubAccountDto; result: CreatedSubAccountView };
   'accounts.get_additional': { payload: GetAdditionalPayload; result: AdditionalDocument[] };
   'accounts.resolve_on_behalf_of': { payload: ResolveOnBehalfOfPayload; result: ResolvedAccount };
+  'accounts.update_settings': { payload: UpdateAccountSettingsPayload; result: AccountSettingsView };
   'accounts.credentials.verify': { payload: VerifyCredentialsPayload; result: VerifiedCredential };
   'accounts.credentials.create': { payload: CreateCredentialPayload; result: CreatedCredential };
   'accounts.credentials.list': { payload: { account_id?: string }; result: CredentialView[] };
@@ -281,6 +284,7 @@ export interface BusEventShapes {
   'account.verification_status.updated': { category: 'ONBOARDING'; data: AccountView };
   'account.credential.created': { category: 'OPERATIONS'; data: CredentialView };
   'account.credential.revoked': { category: 'OPERATIONS'; data: CredentialView };
+  'account.settings.updated': { category: 'OPERATIONS'; data: AccountSettingsView };
 
   'acquiring.payment_intent.created': { category: 'ACQUIRING'; data: PaymentIntentView };
   'acquiring.payment_intent.updated': { category: 'ACQUIRING'; data: PaymentIntentView };

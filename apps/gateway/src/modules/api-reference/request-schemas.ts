@@ -26,7 +26,7 @@ const OPTIONS: Partial<IOptions> = {
     // The shared field rules of libs/contracts (validation/field-rules.ts).
     isMetadata: { type: 'object', additionalProperties: { type: 'string' }, description: 'At most 512 bytes as JSON.' },
     isAmount: { type: 'string', pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', description: 'A decimal string in the currency\'s minor-unit digits.' },
-    isSupportedCurrency: { type: 'string', pattern: '^[A-Z]{3,4}$' },
+    isSupportedCurrency: { type: 'string', pattern: '^[A-Z]{3}$' },
     isDateOnly: { type: 'string', format: 'date' },
     isFlatStringMap: { type: 'object', additionalProperties: { type: 'string' } },
     isIssuingAmount: { type: 'number', minimum: 0, description: 'major units, at most 2 decimals' },

@@ -83,6 +83,28 @@ export const WIRE_SCHEMAS = {
     ],
     "additionalProperties": false
   },
+  "AccountSettingsView": {
+    "type": "object",
+    "properties": {
+      "account_id": {
+        "type": "string"
+      },
+      "capture_window_hours": {
+        "type": "number",
+        "description": "Decisions §7: how long a manual-capture authorisation waits before it is captured, 1 to 24."
+      },
+      "settings_version": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "account_id",
+      "capture_window_hours",
+      "settings_version"
+    ],
+    "additionalProperties": false,
+    "description": "The account's platform settings (no API shows them): the `data` of account.settings.updated and the reply of accounts.update_settings. `settings_version` grows by one with every change of the account's settings, so a consumer keeps the highest it has seen and ignores an older or repeated event."
+  },
   "AccountStatus": {
     "type": "string",
     "enum": [
@@ -348,6 +370,18 @@ export const WIRE_SCHEMAS = {
       "EXPIRED",
       "FAILED"
     ]
+  },
+  "AttemptStatusFilter": {
+    "anyOf": [
+      {
+        "$ref": "#/components/schemas/AttemptStatus"
+      },
+      {
+        "type": "string",
+        "const": "SUCCEEDED"
+      }
+    ],
+    "description": "What `GET /v2/payment/payment_attempts?attempt_status=` accepts: every value of wire-compat §9.7. The SDK's `SUCCEEDED` is not a status an attempt of ours takes: it selects the attempts that made their intent SUCCEEDED (CAPTURE_REQUESTED and SETTLED, the intent-status mapping)."
   },
   "AuthenticationData": {
     "type": "object",
@@ -2203,8 +2237,7 @@ export const WIRE_SCHEMAS = {
       }
     },
     "required": [
-      "payment_intent_id",
-      "payment_method"
+      "payment_intent_id"
     ],
     "additionalProperties": false
   },
@@ -4233,7 +4266,7 @@ export const WIRE_SCHEMAS = {
         "type": "string"
       },
       "attempt_status": {
-        "$ref": "#/components/schemas/AttemptStatus"
+        "$ref": "#/components/schemas/AttemptStatusFilter"
       }
     },
     "additionalProperties": false,
@@ -5664,16 +5697,7 @@ export const WIRE_SCHEMAS = {
       "payment_attempt_id": {
         "type": "string"
       },
-      "account_id": {
-        "type": "string"
-      },
       "amount": {
-        "type": "string"
-      },
-      "amount_minor": {
-        "type": "string"
-      },
-      "fee_amount_minor": {
         "type": "string"
       },
       "currency": {
@@ -5708,10 +5732,7 @@ export const WIRE_SCHEMAS = {
       "payment_refund_id",
       "payment_intent_id",
       "payment_attempt_id",
-      "account_id",
       "amount",
-      "amount_minor",
-      "fee_amount_minor",
       "currency",
       "refund_status",
       "reason",
@@ -5722,7 +5743,7 @@ export const WIRE_SCHEMAS = {
       "complete_time"
     ],
     "additionalProperties": false,
-    "description": "Refund (wire-compat §9.8) plus what a ledger needs: the account and minor-unit amounts."
+    "description": "Refund (wire-compat §9.8 and the fields it lets a server add): the API's response and the `data` of acquiring.refund.* events, so webhooks show exactly this. The account is the event envelope's `account_id`; a ledger reads the amount in the currency (minor units are not a wire field)."
   },
   "ReplayedWebhookEndpointView": {
     "type": "object",
@@ -6435,9 +6456,6 @@ export const WIRE_SCHEMAS = {
       "merchant_order_id": {
         "type": "string"
       },
-      "account_id": {
-        "type": "string"
-      },
       "currency": {
         "type": "string"
       },
@@ -6448,15 +6466,6 @@ export const WIRE_SCHEMAS = {
         "type": "string"
       },
       "net_amount": {
-        "type": "string"
-      },
-      "amount_minor": {
-        "type": "string"
-      },
-      "fee_amount_minor": {
-        "type": "string"
-      },
-      "net_amount_minor": {
         "type": "string"
       },
       "settlement_status": {
@@ -6476,20 +6485,16 @@ export const WIRE_SCHEMAS = {
       "payment_intent_id",
       "payment_attempt_id",
       "merchant_order_id",
-      "account_id",
       "currency",
       "amount",
       "fee_amount",
       "net_amount",
-      "amount_minor",
-      "fee_amount_minor",
-      "net_amount_minor",
       "settlement_status",
       "settled_time",
       "create_time"
     ],
     "additionalProperties": false,
-    "description": "One settled (cleared) capture; items of GET /v2/payment/settlements (an open object for the SDK)."
+    "description": "One settled (cleared) capture: items of GET /v2/payment/settlements (an open object for the SDK) and the `data` of acquiring.settlement.succeeded. Decimal amounts in `currency`, like every other resource."
   },
   "SimulateAuthorizationPayload": {
     "type": "object",
@@ -6910,6 +6915,23 @@ export const WIRE_SCHEMAS = {
       "transaction_id"
     ],
     "additionalProperties": false
+  },
+  "UpdateAccountSettingsPayload": {
+    "type": "object",
+    "properties": {
+      "account_id": {
+        "type": "string"
+      },
+      "capture_window_hours": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "account_id",
+      "capture_window_hours"
+    ],
+    "additionalProperties": false,
+    "description": "Operators set an account's platform settings (decisions §7: the capture window, 1 to 24 hours)."
   },
   "UpdateBankAccountPayload": {
     "type": "object",
@@ -7806,6 +7828,22 @@ export const COMMAND_SHAPES = {
       },
       "result": {
         "$ref": "#/components/schemas/ResolvedAccount"
+      }
+    },
+    "required": [
+      "payload",
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "accounts.update_settings": {
+    "type": "object",
+    "properties": {
+      "payload": {
+        "$ref": "#/components/schemas/UpdateAccountSettingsPayload"
+      },
+      "result": {
+        "$ref": "#/components/schemas/AccountSettingsView"
       }
     },
     "required": [
@@ -9304,6 +9342,23 @@ export const EVENT_SHAPES = {
       },
       "data": {
         "$ref": "#/components/schemas/CredentialView"
+      }
+    },
+    "required": [
+      "category",
+      "data"
+    ],
+    "additionalProperties": false
+  },
+  "account.settings.updated": {
+    "type": "object",
+    "properties": {
+      "category": {
+        "type": "string",
+        "const": "OPERATIONS"
+      },
+      "data": {
+        "$ref": "#/components/schemas/AccountSettingsView"
       }
     },
     "required": [

@@ -52,7 +52,7 @@ export class AcquiringPostings {
           attemptId: data.text('attempt_id'),
           intentId: data.text('payment_intent_id'),
           currency: data.text('currency'),
-          capturedMinor: data.decimal('captured_amount', data.text('currency')),
+          capturedMinor: data.amountIn('captured_amount'),
         });
         return true;
       case AcquiringEvents.settlementSucceeded:
@@ -63,14 +63,14 @@ export class AcquiringPostings {
         return true;
       case AcquiringEvents.refundSucceeded:
         await this.reserveRefund(executor, event, data);
-        await this.ledger.post(executor, refundPaidEntry(this.movement(event, data, 'paid', 'refund.paid'), data.minor('amount_minor')));
+        await this.ledger.post(executor, refundPaidEntry(this.movement(event, data, 'paid', 'refund.paid'), data.amountIn('amount')));
         return true;
       case AcquiringEvents.refundFailed: {
         await this.reserveRefund(executor, event, data);
         const currency = data.text('currency');
         const funds = await this.ledger.lockFunds(executor, event.account_id, currency);
         const movement = this.movement(event, data, 'returned', 'refund.returned');
-        await this.ledger.post(executor, refundReturnedEntry(movement, data.minor('amount_minor'), funds));
+        await this.ledger.post(executor, refundReturnedEntry(movement, data.amountIn('amount'), funds));
         return true;
       }
       default:
@@ -91,7 +91,7 @@ export class AcquiringPostings {
 
   private async settle(executor: Executor, event: DomainEvent, data: EventData): Promise<void> {
     const currency = data.text('currency');
-    const grossMinor = data.minor('amount_minor');
+    const grossMinor = data.amountIn('amount');
     const attemptId = data.text('payment_attempt_id');
     await this.capture(executor, event, { attemptId, intentId: data.text('payment_intent_id'), currency, capturedMinor: grossMinor });
     const funds = await this.ledger.lockFunds(executor, event.account_id, currency);
@@ -103,7 +103,7 @@ export class AcquiringPostings {
       occurredAt: validDate(data.text('settled_time')),
       metadata: { payment_attempt_id: attemptId, settlement_batch_id: data.text('settlement_batch_id'), gross_minor: grossMinor.toString() },
     };
-    await this.ledger.post(executor, settlementEntry(movement, { grossMinor, feeMinor: data.minor('fee_amount_minor') }, funds));
+    await this.ledger.post(executor, settlementEntry(movement, { grossMinor, feeMinor: data.amountIn('fee_amount') }, funds));
   }
 
   /** Sets the refund aside unless an earlier event of the refund did. */
@@ -111,7 +111,7 @@ export class AcquiringPostings {
     const movement = this.movement(event, data, 'reserve', 'refund.reserved');
     if (event.event_name !== AcquiringEvents.refundCreated && (await this.ledger.entry(executor, movement.reference))) return;
     const funds = await this.ledger.lockFunds(executor, event.account_id, movement.currency);
-    await this.ledger.post(executor, refundReserveEntry(movement, data.minor('amount_minor'), funds));
+    await this.ledger.post(executor, refundReserveEntry(movement, data.amountIn('amount'), funds));
   }
 
   private movement(event: DomainEvent, data: EventData, step: string, kind: string): Movement {
@@ -140,10 +140,12 @@ class EventData {
     return value;
   }
 
-  minor(field: string): bigint {
-    const value = this.text(field);
-    if (!/^\d{1,18}$/.test(value)) throw new EventDataError(`${this.event.event_name} ${this.event.event_id}: data.${field} is not minor units`);
-    return BigInt(value);
+  /**
+   * A decimal amount of the resource, in minor units of its `currency`. Acquiring's events carry the
+   * resource as the API shows it (decimal strings), never minor units (issue 13, item 9).
+   */
+  amountIn(field: string): bigint {
+    return this.decimal(field, this.text('currency'));
   }
 
   decimal(field: string, currency: string): bigint {
