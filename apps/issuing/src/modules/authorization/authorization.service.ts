@@ -121,11 +121,13 @@ export class AuthorizationService {
     await runInTransaction(this.dataSource, this.logger, async (tx) => {
       const authorization = await this.transactions.findById(tx.manager, transactionId, { lock: true });
       if (!authorization || authorization.holdState !== 'HELD') return;
+      // The card row before its ledger rows, the order authorizations take them in: the other order let a clearing
+      // and an authorization of one card deadlock (Postgres aborted one after deadlock_timeout, each time).
+      const card = await this.cards.findById(tx.manager, authorization.cardId, { lock: true });
       await this.postings.clear(tx.manager, moneyOf(authorization));
       const cleared = await this.transactions.moveHold(tx.manager, transactionId, 'HELD', 'CLEARED', true);
       if (!cleared) throw new Error(`authorization ${transactionId} left HELD under its lock`);
       await recordTransactionEvent(tx.manager, cleared, IssuingTransactionEvents.clearing);
-      const card = await this.cards.findById(tx.manager, cleared.cardId, { lock: true });
       if (card?.usageType === 'ONE_TIME' && card.autoCancelTrigger === 'ON_CAPTURE') await this.cancelOneTime(tx, card, 'ON_CAPTURE');
     });
   }
