@@ -304,6 +304,7 @@ describe('API and bus references against the running stack', () => {
       what: 'the reference recharge',
     });
     await call('POST', '/v1/issuing/cards/{id}/withdraw', { params: cardId, body: { amount: 10 } });
+    await walkCardTransactions(cardId.id);
     await call('POST', '/v1/issuing/cards/{id}/elevate_limit', { params: cardId, body: { per_transaction_limit: 500, duration_in_days: 3 } });
     await call('POST', '/v1/issuing/cards/{id}/network_protection/enrol', { params: cardId });
     await call('POST', '/v1/issuing/cards/{id}/network_protection/remove', { params: cardId });
@@ -325,6 +326,33 @@ describe('API and bus references against the running stack', () => {
 
     const spare = await call<{ cardholder_id: string }>('POST', '/v1/issuing/cardholders', { body: cardholderBody() });
     await call('POST', '/v1/issuing/cardholders/{id}/delete', { params: { id: spare.body.cardholder_id } });
+  }
+
+  /** The card transaction routes (docs/issuing.md, "Card transactions") on the walk's card, which holds 20.00 here. */
+  async function walkCardTransactions(cardId: string): Promise<void> {
+    const authorization = (amount: number) => ({
+      card_id: cardId,
+      transaction_amount: amount,
+      transaction_currency: 'USD',
+      merchant_name: 'Reference walk',
+      merchant_category_code: '5411',
+      transaction_status: 'APPROVED',
+    });
+    const held = await call<{ transaction_id: string }>('POST', '/v1/simulation/issuing/authorization', { body: authorization(2) });
+    await call('POST', '/v1/simulation/issuing/reversal', { body: { transaction_id: held.body.transaction_id } });
+    const spent = await call<{ transaction_id: string }>('POST', '/v1/simulation/issuing/authorization', { body: authorization(3) });
+    await waitFor(
+      async () => ((await api<{ posted_time?: string }>('GET', `/v1/issuing/transactions/${spent.body.transaction_id}`, { token })).body.posted_time ? true : undefined),
+      { what: 'the reference authorization to clear', timeoutMs: 30_000, intervalMs: 250 },
+    );
+    await call('GET', '/v1/issuing/transactions/{id}', { params: { id: spent.body.transaction_id } });
+    await call('GET', '/v1/issuing/transactions', { query: { card_id: cardId } });
+    await call('POST', '/v1/simulation/issuing/refund', { body: { transaction_id: spent.body.transaction_id, amount: 1 } });
+    await call('POST', '/v1/simulation/issuing/chargeback', { body: { transaction_id: spent.body.transaction_id, amount: 1, chargeback_type: 'CREDIT' } });
+    // The master's decision endpoint exists only for these three calls: other suites authorize on the same account.
+    await call('POST', '/v1/issuing/authorization_decision/endpoint', { body: { url: 'https://decisions.example/authorize' } });
+    await call('GET', '/v1/issuing/authorization_decision/endpoint');
+    await call('POST', '/v1/issuing/authorization_decision/endpoint/delete', { body: {} });
   }
 
   /** The issuing money routes (docs/issuing.md, "Balances, transfers and reports"). */
