@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { Inject, Injectable, Type } from '@nestjs/common';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
@@ -41,10 +42,16 @@ export class JobWorker extends WorkerHost {
     this.worker.run().catch((error: unknown) => this.logger.error({ err: error }, 'job worker stopped'));
   }
 
+  /** Resolves once both of the worker's Redis connections are up (its blocking one included). */
+  untilConnected(): Promise<unknown> {
+    return this.worker.waitUntilReady();
+  }
+
   stop(): Promise<void> {
     // A worker that never started (a refused boot) has no error listener yet, and closing its
     // connections may still emit "Connection is closed": unheard, that event would crash the process.
     if (this.worker.listenerCount('error') === 0) this.worker.on('error', () => undefined);
+    hushClosingConnections(this.worker);
     return this.worker.close();
   }
 }
@@ -63,4 +70,15 @@ export function workerClassFor(options: ResolvedJobsOptions): Type<JobWorker> {
     },
   )(QueueWorker);
   return QueueWorker;
+}
+
+/**
+ * Closing a BullMQ queue or worker whose connections are still connecting (a refused boot closes them at
+ * once) makes a connection's init reject with "Connection is closed", which BullMQ re-emits as 'error' on its
+ * own connection object after the queue or worker has detached from it: an 'error' with no listener, which
+ * Node throws as an unhandled error. That closing error is expected, so it is heard and dropped.
+ */
+export function hushClosingConnections(owner: object): void {
+  const internals = owner as { connection?: EventEmitter; blockingConnection?: EventEmitter };
+  for (const connection of [internals.connection, internals.blockingConnection]) connection?.on('error', () => undefined);
 }

@@ -19,7 +19,7 @@ import { JobReconciler } from './job-reconciler';
 import { JobRegistry } from './job-registry';
 import { JobRunner } from './job-runner';
 import { JobStore } from './job-store';
-import { JobWorker, workerClassFor } from './job-worker';
+import { hushClosingConnections, JobWorker, workerClassFor } from './job-worker';
 
 const JOBS_WORKER_TYPE = Symbol('JOBS_WORKER_TYPE');
 import { JOBS_CONNECTION, JOBS_OPTIONS, JOBS_QUEUE } from './jobs.tokens';
@@ -33,6 +33,18 @@ import { JOBS_DEFAULTS, JobsOptions, ResolvedJobsOptions } from './job.types';
  * fails if a pending job's kind has none, then the worker and the reconciler start. At shutdown the
  * reconciler stops and the worker finishes its runs while the database is still open.
  */
+const REFUSED_BOOT_CONNECT_WAIT_MS = 5000;
+
+/** Waits for every promise to settle, or for `ms`, whichever comes first; never rejects. */
+async function settledOrAfter(ms: number, promises: Promise<unknown>[]): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([Promise.allSettled(promises), elapsed]);
+  clearTimeout(timer);
+}
+
 @Injectable()
 class JobsLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private worker?: JobWorker;
@@ -58,7 +70,10 @@ class JobsLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown
       if (unhandled.length > 0)
         throw new Error(`pending durable jobs of kind(s) ${unhandled.join(', ')} have no @HandleJob handler`);
     } catch (error) {
-      // Nest runs no shutdown hook after a failed boot: what this module opened is closed here.
+      // Nest runs no shutdown hook after a failed boot: what this module opened is closed here, once its
+      // connections have finished connecting (one closed mid-connect makes BullMQ emit an error after the
+      // worker let go of it). A Redis that never answers does not hold the refusal up for long.
+      await settledOrAfter(REFUSED_BOOT_CONNECT_WAIT_MS, [worker.untilConnected(), this.queue.queue.waitUntilReady()]);
       await worker.stop();
       await this.closeQueue();
       throw error;
@@ -80,6 +95,7 @@ class JobsLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown
   private async closeQueue(): Promise<void> {
     // Closing emits "Connection is closed" on the queue as its connection goes; it is expected here.
     if (this.queue.queue.listenerCount('error') === 0) this.queue.queue.on('error', () => undefined);
+    hushClosingConnections(this.queue.queue);
     await this.queue.queue.close();
     await this.connection.quit().catch(() => this.connection.disconnect());
   }
