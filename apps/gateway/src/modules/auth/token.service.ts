@@ -1,3 +1,4 @@
+import { createSecretKey, KeyObject } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import jwt from 'jsonwebtoken';
 import { VerifiedCredential } from '@paygrid/contracts';
@@ -37,7 +38,15 @@ export interface IssuedToken {
 
 @Injectable()
 export class TokenService {
-  constructor(@Inject(APP_CONFIG) private readonly config: GatewayConfig) {}
+  /**
+   * The secret as a KeyObject, made once. Given a string, jsonwebtoken first tries it as a PEM public key
+   * (createPublicKey, which throws) before falling back to a secret key: ~0.8 ms of CPU on every request.
+   */
+  private readonly key: KeyObject;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: GatewayConfig) {
+    this.key = createSecretKey(Buffer.from(config.JWT_SECRET, 'utf8'));
+  }
 
   issue(credential: VerifiedCredential): IssuedToken {
     const issuedAt = Math.floor(Date.now() / 1000);
@@ -56,7 +65,7 @@ export class TokenService {
       iat: issuedAt,
       exp: expiresAt,
     };
-    const token = jwt.sign(claims, this.config.JWT_SECRET, { algorithm: 'HS256', noTimestamp: true });
+    const token = jwt.sign(claims, this.key, { algorithm: 'HS256', noTimestamp: true });
     return { auth_token: token, expired_at: expiresAt };
   }
 
@@ -66,7 +75,7 @@ export class TokenService {
     if (!value) throw Errors.unauthorized('x-auth-token header is required');
     const token = value.replace(/^Bearer\s+/i, '').trim();
     try {
-      return jwt.verify(token, this.config.JWT_SECRET, { algorithms: ['HS256'] }) as TokenClaims;
+      return jwt.verify(token, this.key, { algorithms: ['HS256'] }) as TokenClaims;
     } catch (error) {
       if (error instanceof jwt.TokenExpiredError) throw Errors.unauthorized('Token expired');
       throw Errors.unauthorized('Invalid auth token');
