@@ -135,3 +135,20 @@ export async function idleCpuRate(groups: CpuGroup[], ms: number): Promise<Recor
   const elapsed = Date.now() - started;
   return Object.fromEntries(Object.entries(used).map(([name, value]) => [name, value / elapsed]));
 }
+
+/**
+ * Waits until the stack has digested its boot (sandbox seed events, topic joins, first reconciler passes):
+ * until the app processes together use less than `belowPercent` of one core over a 2 s window, or
+ * `timeoutMs` passes. Measuring right after "ready" would charge boot work to the first benchmark.
+ * Returns how long it waited.
+ */
+export async function settled(groups: CpuGroup[], options: { belowPercent: number; timeoutMs: number }): Promise<number> {
+  const WINDOW_MS = 2000;
+  const started = Date.now();
+  while (Date.now() - started < options.timeoutMs) {
+    const rates = await idleCpuRate(groups, WINDOW_MS);
+    const appsPercent = Object.values(rates).reduce((sum, perMs) => sum + perMs, 0) * 100;
+    if (appsPercent < options.belowPercent) break;
+  }
+  return Date.now() - started;
+}

@@ -17,7 +17,7 @@ import { deleteStackTopics, KafkaNames } from '@paygrid/platform';
 import { benchKafkaRoundTrip, benchPostgresCommit } from './baselines';
 import { benchAuthenticatedIdempotentEcho, benchHttpNoop } from './http-benches';
 import { runCreateLoad } from './acquiring/create-load';
-import { stackCpuGroups } from './process-cpu';
+import { idleCpuRate, settled, stackCpuGroups } from './process-cpu';
 import { evaluateTargets, targetTable } from './targets';
 import { SectionName, selectedSections } from './sections';
 import { runWebhookBench } from './webhooks/bench-webhooks';
@@ -63,6 +63,7 @@ async function main(): Promise<void> {
       await assertPortsFree(settings);
       apps = launchApps(settings, () => undefined);
       await waitUntilReady(apps, 120_000);
+      results.stack_idle = await measureIdleStack(apps, settings.databaseSuffix);
     }
     const gateway = `http://127.0.0.1:${3000 + settings.portOffset}`;
     const master = { clientId: SANDBOX_SEED_DEFAULTS.master.clientId, apiKey: SANDBOX_SEED_DEFAULTS.master.apiKey };
@@ -112,6 +113,25 @@ async function main(): Promise<void> {
     await infrastructure.release();
   }
   write(results, only);
+}
+
+/**
+ * After boot: wait for the stack to settle (so boot work is not charged to the first benchmark), then what
+ * each process burns while nothing is asked of it (consumers' long polls, reconcilers), in % of one core.
+ */
+async function measureIdleStack(apps: RunningApp[], databaseSuffix: string): Promise<Section> {
+  const groups = stackCpuGroups(apps.map((app) => ({ name: app.name, pid: app.process.pid })), databaseSuffix);
+  const appGroups = groups.filter((group) => apps.some((app) => app.name === group.name));
+  say('stack: waiting for boot work to settle, then 5 s of idle CPU per process');
+  const settleWaitMs = await settled(appGroups, { belowPercent: 75, timeoutMs: 60_000 });
+  const rates = await idleCpuRate(groups, 5000);
+  const percent = (perMs: number) => Number((perMs * 100).toFixed(1));
+  const appsTotal = appGroups.reduce((sum, group) => sum + (rates[group.name] ?? 0), 0);
+  return {
+    settle_wait_ms: settleWaitMs,
+    apps_cpu_percent: percent(appsTotal),
+    ...Object.fromEntries(Object.entries(rates).map(([name, perMs]) => [`cpu_percent_${name}`, percent(perMs)])),
+  };
 }
 
 /** The gateway's own cost: no-op and authenticated idempotent echo, at 16 and at 64 connections. */

@@ -50,6 +50,12 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
   });
   const endpoints: string[] = [];
   try {
+    // The workload benches before issue 12 measured (no webhook endpoint, so no deliveries): the
+    // pipeline's own cost, comparable across commits; the dispatcher's share is the difference.
+    await client.warmUp(20);
+    options.say('  create-intent, concurrency 16, 10 s, no webhook endpoint (the pre-issue-12 workload)');
+    const withoutEndpoints = await runCreateIntents(client, { concurrency: 16 });
+
     for (const path of [OK_PATH, SECOND_PATH]) endpoints.push(await createEndpoint(client, receiver.url(path)));
     await client.warmUp(20);
     await drained(arrivals);
@@ -97,6 +103,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         webhook_commit_to_receiver_p99_ms: webhook.p99_ms,
       },
       acquiring_failing_endpoint: { ...failing, failing_endpoint_attempts: failedAttempts },
+      acquiring_create_intent_no_endpoints: withoutEndpoints,
     };
   } finally {
     for (const endpointId of endpoints) await deleteEndpoint(client, endpointId).catch(() => undefined);

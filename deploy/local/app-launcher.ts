@@ -108,6 +108,15 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * Node flags for every app this launcher starts, from PAYGRID_APP_NODE_ARGS (space-separated), e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a bench run (Node refuses --cpu-prof in NODE_OPTIONS);
+ * see docs/performance.md.
+ */
+function profilingArgs(): string[] {
+  return (process.env.PAYGRID_APP_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0);
+}
+
 export type OnAppExit = (app: AppName, code: number | null, signal: NodeJS.Signals | null) => void;
 
 export function launchApps(settings: StackSettings, onExit: OnAppExit): RunningApp[] {
@@ -126,7 +135,12 @@ export function launchApp(
   const port = appPort(settings, app.port, replica);
   const child = spawn(
     process.execPath,
-    ['-r', path.join(REPO_ROOT, 'deploy/local/register-paths.js'), path.join(REPO_ROOT, `dist/apps/${app.name}/src/main.js`)],
+    [
+      ...profilingArgs(),
+      '-r',
+      path.join(REPO_ROOT, 'deploy/local/register-paths.js'),
+      path.join(REPO_ROOT, `dist/apps/${app.name}/src/main.js`),
+    ],
     {
       cwd: REPO_ROOT,
       env: {
