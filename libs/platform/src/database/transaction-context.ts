@@ -1,5 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { Logger } from 'pino';
+import { bufferOutbox, flushOutbox } from '../outbox/outbox-writer';
 
 /**
  * One open database transaction, with the one thing every write path needs besides SQL: work that must
@@ -34,7 +35,11 @@ export async function runInTransaction<R>(
   let open: OpenTransaction | undefined;
   const result = await dataSource.transaction(async (manager) => {
     open = new OpenTransaction(manager);
-    return work(open);
+    // The transaction's events are written by one statement at the end (outbox-writer.ts).
+    bufferOutbox(manager);
+    const value = await work(open);
+    await flushOutbox(manager);
+    return value;
   });
   if (open) await runHooks(open.hooks, logger);
   return result;

@@ -1,0 +1,80 @@
+import { DataSource } from 'typeorm';
+import pino from 'pino';
+import { EventTopics } from '@paygrid/contracts';
+import { createTestDatabase, TestDatabase } from '@paygrid/testing';
+import { createDataSource } from '../database/data-source';
+import { runInTransaction } from '../database/transaction-context';
+import { appendToOutbox, NewEvent } from './outbox-writer';
+
+/**
+ * The outbox writer against the real Postgres: inside runInTransaction a transaction's events are
+ * written by one statement at its end, in the order they were appended; a rolled-back transaction
+ * writes none; outside one, an event is written at once.
+ */
+const logger = pino({ level: 'silent' });
+
+function event(sourceId: string, name: string): NewEvent<{ n: string }> {
+  return {
+    topic: EventTopics.payouts,
+    event_name: name,
+    event_type: 'OPERATIONS',
+    source_id: sourceId,
+    account_id: 'acc-outbox-writer',
+    master_account_id: 'acc-outbox-writer',
+    data: { n: name },
+  };
+}
+
+describe('outbox writer', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('outbox_writer');
+    dataSource = createDataSource({ url: database.url, app: 'outbox-writer-test' });
+    await dataSource.initialize();
+    await dataSource.runMigrations();
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  const rowsOf = async (sourceId: string) =>
+    (await dataSource.query(`SELECT event_id, payload::jsonb->>'event_name' AS name FROM outbox WHERE message_key = $1 ORDER BY id`, [
+      sourceId,
+    ])) as { event_id: string; name: string }[];
+
+  it('writes a transaction\'s events at its end, in append order, with the ids it returned', async () => {
+    const names = ['first', 'second', 'third', 'fourth'];
+    const appended = await runInTransaction(dataSource, logger, async (tx) => {
+      const envelopes = [];
+      for (const name of names) envelopes.push(await appendToOutbox(tx.manager, event('batched', name)));
+      // Not written yet: the transaction's own session sees no row until its end.
+      const [{ n }] = await tx.manager.query(`SELECT count(*)::int AS n FROM outbox WHERE message_key = 'batched'`);
+      expect(n).toBe(0);
+      return envelopes;
+    });
+    const rows = await rowsOf('batched');
+    expect(rows.map((row) => row.name)).toEqual(names);
+    expect(rows.map((row) => row.event_id)).toEqual(appended.map((envelope) => envelope.event_id));
+  });
+
+  it('writes nothing for a transaction that rolls back', async () => {
+    await expect(
+      runInTransaction(dataSource, logger, async (tx) => {
+        await appendToOutbox(tx.manager, event('rolled-back', 'lost'));
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(await rowsOf('rolled-back')).toEqual([]);
+  });
+
+  it('writes at once outside runInTransaction, and one event of a transaction alone', async () => {
+    await appendToOutbox(dataSource, event('bare', 'immediate'));
+    expect((await rowsOf('bare')).map((row) => row.name)).toEqual(['immediate']);
+    await runInTransaction(dataSource, logger, (tx) => appendToOutbox(tx.manager, event('single', 'only')));
+    expect((await rowsOf('single')).map((row) => row.name)).toEqual(['only']);
+  });
+});
