@@ -63,7 +63,9 @@ export class SettlementService {
     });
     await this.transactions.run(async (tx) => {
       const snapshot = await this.flow.snapshot(tx.manager, attempt.intentId, { lock: true });
-      const current = await this.payments.findAttempt(tx.manager, attemptId);
+      // The snapshot read the latest attempt under the intent's lock: that is this one, unless a newer started.
+      const current =
+        snapshot.attempt?.id === attemptId ? snapshot.attempt : await this.payments.findAttempt(tx.manager, attemptId);
       if (current?.status !== 'CAPTURE_REQUESTED') return;
       const settledAt = new Date();
       const settlement = await this.settlements.insert(tx.manager, {
