@@ -1,5 +1,5 @@
 import { decodeAes256Key, DEVELOPMENT_CARD_TRANSPORT_KEY } from '@paygrid/card-crypto';
-import { commonConfig, ConfigOf, ConfigSchema, ConfigVar, env } from '@paygrid/platform';
+import { allowPrivateUrlsVar, commonConfig, ConfigOf, ConfigSchema, ConfigVar, env } from '@paygrid/platform';
 
 /**
  * Every variable the issuing service reads (see .env.example and docs/issuing.md).
@@ -83,6 +83,7 @@ export const configSchema = {
   AUTH_DECISION_DEFAULT: env.oneOf('what an authorization does when the decision endpoint does not answer in time, unless the endpoint chose', ['APPROVE', 'DECLINE'] as const, {
     default: 'DECLINE',
   }),
+  ISSUING_DECISION_ALLOW_PRIVATE_URLS: allowPrivateUrlsVar('decision endpoint URLs'),
   PAN_TOKEN_TTL_SECONDS: env.int('lifetime of a PAN token', { default: 60, min: 10, max: 3600 }),
   JOBS_PREFIX: env.string('BullMQ key prefix of the issuing job queue in Redis', { default: 'paygrid-issuing' }),
   JOBS_RECONCILE_INTERVAL_MS: env.int('how often due work recorded in Postgres is (re-)enqueued to BullMQ', {
