@@ -1,4 +1,5 @@
 import { decodeAes256Key, DEVELOPMENT_CARD_TRANSPORT_KEY } from '@paygrid/card-crypto';
+import { EncryptionKey, KEY_ID_PATTERN, parseRetiredKeys } from '@paygrid/envelope-crypto';
 import { allowPrivateUrlsVar, commonConfig, ConfigOf, ConfigSchema, ConfigVar, env } from '@paygrid/platform';
 
 /**
@@ -16,23 +17,10 @@ function aesKey(description: string, developmentDefault: string): ConfigVar<Buff
   return { description, default: developmentDefault, secret: true, parse: decodeAes256Key };
 }
 
-/** `id:base64key,id:base64key`: keys that no longer encrypt but still decrypt what they wrote. */
-function retiredKeys(description: string): ConfigVar<{ id: string; key: Buffer }[]> {
-  return {
-    description,
-    default: 'none',
-    secret: true,
-    parse: (raw) =>
-      raw === 'none'
-        ? []
-        : raw.split(',').map((entry) => {
-            const [id, key] = entry.trim().split(':');
-            if (!id || !key || !KEY_ID.test(id)) throw new Error('must be a list of id:base64key (ids of [A-Za-z0-9_-], at most 32)');
-            return { id, key: decodeAes256Key(key) };
-          }),
-  };
+/** `id:base64key,id:base64key` (or `none`): keys that no longer encrypt but still decrypt what they wrote. */
+function retiredKeys(description: string): ConfigVar<EncryptionKey[]> {
+  return { description, default: 'none', secret: true, parse: parseRetiredKeys };
 }
-const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 
 export const configSchema = {
   ...commonConfig('issuing'),
@@ -115,5 +103,5 @@ export function assertProductionKeys(config: IssuingConfig): void {
       throw new Error(`${name} is the published development key; set a real one in production`);
     }
   }
-  if (!KEY_ID.test(config.ISSUING_CARD_KEY_ID)) throw new Error('ISSUING_CARD_KEY_ID must match [A-Za-z0-9_-]{1,32}');
+  if (!KEY_ID_PATTERN.test(config.ISSUING_CARD_KEY_ID)) throw new Error('ISSUING_CARD_KEY_ID must match [A-Za-z0-9_-]{1,32}');
 }
