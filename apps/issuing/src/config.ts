@@ -1,5 +1,6 @@
 import { decodeAes256Key, DEVELOPMENT_CARD_TRANSPORT_KEY } from '@paygrid/card-crypto';
-import { commonConfig, ConfigOf, ConfigSchema, ConfigVar, env } from '@paygrid/platform';
+import { EncryptionKey, KEY_ID_PATTERN, parseRetiredKeys } from '@paygrid/envelope-crypto';
+import { allowPrivateUrlsVar, commonConfig, ConfigOf, ConfigSchema, ConfigVar, env } from '@paygrid/platform';
 
 /**
  * Every variable the issuing service reads (see .env.example and docs/issuing.md).
@@ -16,23 +17,10 @@ function aesKey(description: string, developmentDefault: string): ConfigVar<Buff
   return { description, default: developmentDefault, secret: true, parse: decodeAes256Key };
 }
 
-/** `id:base64key,id:base64key`: keys that no longer encrypt but still decrypt what they wrote. */
-function retiredKeys(description: string): ConfigVar<{ id: string; key: Buffer }[]> {
-  return {
-    description,
-    default: 'none',
-    secret: true,
-    parse: (raw) =>
-      raw === 'none'
-        ? []
-        : raw.split(',').map((entry) => {
-            const [id, key] = entry.trim().split(':');
-            if (!id || !key || !KEY_ID.test(id)) throw new Error('must be a list of id:base64key (ids of [A-Za-z0-9_-], at most 32)');
-            return { id, key: decodeAes256Key(key) };
-          }),
-  };
+/** `id:base64key,id:base64key` (or `none`): keys that no longer encrypt but still decrypt what they wrote. */
+function retiredKeys(description: string): ConfigVar<EncryptionKey[]> {
+  return { description, default: 'none', secret: true, parse: parseRetiredKeys };
 }
-const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 
 export const configSchema = {
   ...commonConfig('issuing'),
@@ -83,6 +71,7 @@ export const configSchema = {
   AUTH_DECISION_DEFAULT: env.oneOf('what an authorization does when the decision endpoint does not answer in time, unless the endpoint chose', ['APPROVE', 'DECLINE'] as const, {
     default: 'DECLINE',
   }),
+  ISSUING_DECISION_ALLOW_PRIVATE_URLS: allowPrivateUrlsVar('decision endpoint URLs'),
   PAN_TOKEN_TTL_SECONDS: env.int('lifetime of a PAN token', { default: 60, min: 10, max: 3600 }),
   JOBS_PREFIX: env.string('BullMQ key prefix of the issuing job queue in Redis', { default: 'paygrid-issuing' }),
   JOBS_RECONCILE_INTERVAL_MS: env.int('how often due work recorded in Postgres is (re-)enqueued to BullMQ', {
@@ -114,5 +103,5 @@ export function assertProductionKeys(config: IssuingConfig): void {
       throw new Error(`${name} is the published development key; set a real one in production`);
     }
   }
-  if (!KEY_ID.test(config.ISSUING_CARD_KEY_ID)) throw new Error('ISSUING_CARD_KEY_ID must match [A-Za-z0-9_-]{1,32}');
+  if (!KEY_ID_PATTERN.test(config.ISSUING_CARD_KEY_ID)) throw new Error('ISSUING_CARD_KEY_ID must match [A-Za-z0-9_-]{1,32}');
 }

@@ -1,5 +1,13 @@
 import { decodeAes256Key, EncryptionKey, KEY_ID_PATTERN, parseRetiredKeys } from '@paygrid/envelope-crypto';
-import { APP_CONFIG, commonConfig, ConfigOf, ConfigSchema, ConfigVar, env } from '@paygrid/platform';
+import {
+  allowPrivateUrlsVar,
+  APP_CONFIG,
+  commonConfig,
+  ConfigOf,
+  ConfigSchema,
+  ConfigVar,
+  env,
+} from '@paygrid/platform';
 
 /**
  * Every variable the webhook dispatcher reads (documented in docs/webhooks.md, "Configuration").
@@ -83,11 +91,7 @@ export const configSchema = {
       max: 7 * DAY_MS,
     },
   ),
-  WEBHOOK_ALLOW_PRIVATE_URLS: env.oneOf(
-    'allow endpoint URLs that resolve to loopback, private, link-local or metadata addresses (auto = yes unless NODE_ENV=production)',
-    ['auto', 'true', 'false'] as const,
-    { default: 'auto' },
-  ),
+  WEBHOOK_ALLOW_PRIVATE_URLS: allowPrivateUrlsVar('endpoint URLs'),
   WEBHOOK_CONCURRENCY: env.int('deliveries one dispatcher process sends at the same time', {
     default: 50,
     min: 1,
@@ -137,11 +141,3 @@ export type DispatcherConfig = ConfigOf<typeof configSchema>;
  * feature module can inject it without providing it again.
  */
 export const DISPATCHER_CONFIG = APP_CONFIG;
-
-/** WEBHOOK_ALLOW_PRIVATE_URLS=auto (the default) means "allowed, except in production". */
-export function privateUrlsAllowed(
-  config: Pick<DispatcherConfig, 'WEBHOOK_ALLOW_PRIVATE_URLS' | 'NODE_ENV'>,
-): boolean {
-  if (config.WEBHOOK_ALLOW_PRIVATE_URLS === 'auto') return config.NODE_ENV !== 'production';
-  return config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true';
-}

@@ -41,6 +41,12 @@ describe('KeyRing envelopes', () => {
     expect(() => new KeyRing({ active: { id: 'bad id', key: randomBytes(32) } })).toThrow('key id');
     expect(() => new KeyRing({ active: { id: 'k1', key: randomBytes(16) } })).toThrow('32 bytes');
   });
+
+  it('refuses a retired key under the active id (it would shadow the key that writes), but not the same key twice', () => {
+    expect(() => new KeyRing({ active: first, retired: [named('k1')] })).toThrow('key id k1 names two different keys');
+    const twice = new KeyRing({ active: first, retired: [first] });
+    expect(twice.decrypt(twice.encrypt(secret, 'whep_1'), 'whep_1')).toBe(secret);
+  });
 });
 
 describe('parseRetiredKeys', () => {

@@ -43,6 +43,10 @@ export class KeyRing {
         throw new Error(`key id ${JSON.stringify(id)} must match ${KEY_ID_PATTERN}`);
       }
       if (key.length !== 32) throw new Error('keys must be 32 bytes (AES-256)');
+      // Two keys under one id cannot both open what names it: the later one would shadow the active key,
+      // and values it writes would not open. The same key listed twice is harmless.
+      const known = this.ring.get(id);
+      if (known && !known.equals(key)) throw new Error(`key id ${id ?? '(unnamed)'} names two different keys`);
       this.ring.set(id, key);
     }
   }

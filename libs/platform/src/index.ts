@@ -33,6 +33,7 @@ export * from './http/http-errors';
 export * from './http/http-drain';
 export * from './http/json-shape';
 export * from './http/ip-allowlist';
+export * from './http/outbound-guard';
 export * from './jobs/durable-jobs';
 export * from './jobs/durable-jobs.migration';
 export * from './jobs/handle-job.decorator';

@@ -112,6 +112,13 @@ export const CardholderErrors = {
     envelopeA('invalid_request_error', 'cardholder_has_cards', 'The cardholder still has cards that are not cancelled; cancel them first'),
 };
 
+/** The account's real-time authorization decision endpoint (wire-compat §11.12; no spec code, so the webhook URL's shape). */
+export const DecisionErrors = {
+  notSet: () => envelopeA('invalid_request_error', 'resource_not_found', 'No authorization decision endpoint is set for the account'),
+  /** Scheme, length, or a host that resolves to a forbidden address (libs/platform outbound guard). */
+  invalidUrl: (reason: string) => envelopeA('invalid_request_error', 'invalid_decision_endpoint_url', reason),
+};
+
 /** Refused transitions the services did not answer themselves: a clear 400 naming the current status. */
 export const mapIssuingError: ErrorMapper = (error) => {
   if (error instanceof TransitionRefusedError) {

@@ -10,7 +10,7 @@ import { IssuingModule } from '../issuing.module';
 /**
  * The issuing app in-process on the shared service harness (libs/testing): a throwaway database, a Kafka stack of
  * its own (commands and events on topics no other test or stack sees), a BullMQ prefix of its own (removed when
- * the app stops), test-speed sandbox delays. `send` takes
+ * the app stops), test-speed sandbox delays, decision endpoints on loopback allowed. `send` takes
  * the declared command, so payloads and results are typed as the gateway's are.
  */
 export interface IssuingApp {
@@ -26,6 +26,8 @@ export const ISSUING_TEST_ENV = {
   KYC_REVIEW_DELAY_MS: '200',
   CARD_ORDER_DELAY_MS: '100',
   JOBS_RECONCILE_INTERVAL_MS: '200',
+  // Decision endpoints on the in-process receiver (127.0.0.1); the guard's own test turns this off.
+  ISSUING_DECISION_ALLOW_PRIVATE_URLS: 'true',
 };
 
 export async function startIssuingApp(env: Record<string, string> = {}): Promise<IssuingApp> {

@@ -33,6 +33,14 @@ describe('the card vault', () => {
     expect(() => vaultWith(fresh).decrypt(written, 'row')).toThrow(/not in the ring/);
   });
 
+  it('opens a value the earlier in-app vault wrote: the format did not change, so stored rows need no migration', () => {
+    // Sealed by issuing's own AES-256-GCM code before the vault moved onto libs/card-crypto (key 32 × 0x07, id k1).
+    const stored = 'v2.k1.cRYLdUAF9UWg1FNL.Cxviq6HNX8xQL7YGe2KXOg.ujznWdmsvtNnuB0CjFdlBw';
+    const vault = vaultWith({ id: 'k1', key: Buffer.alloc(32, 7) });
+    expect(vault.decrypt(stored, 'card_legacy_row')).toBe('4910901000000000');
+    expect(() => vault.decrypt(stored, 'another_row')).toThrow(CardVaultError);
+  });
+
   it('fingerprints the same number the same way whatever the card key', () => {
     expect(vaultWith(old).fingerprint('4111')).toBe(vaultWith(fresh).fingerprint('4111'));
     expect(vaultWith(old).fingerprint('4111')).not.toBe(vaultWith(old).fingerprint('4112'));

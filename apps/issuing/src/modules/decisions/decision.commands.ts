@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IssuingTransactionCommand, NoPayload, SetDecisionEndpointPayload } from '@paygrid/contracts';
-import { CommandContext, HandleCommand, WriteContext } from '@paygrid/platform';
+import { CommandContext, HandleCommand, StagedContext, WriteContext } from '@paygrid/platform';
 import { DecisionService } from './decision.service';
 
 /** The account's decision endpoint (thin). */
@@ -8,9 +8,17 @@ import { DecisionService } from './decision.service';
 export class DecisionCommands {
   constructor(private readonly decisions: DecisionService) {}
 
-  @HandleCommand(IssuingTransactionCommand.setDecisionEndpoint)
-  set(payload: SetDecisionEndpointPayload, context: WriteContext) {
-    return this.decisions.set(context.tx, context.requireActor(), payload);
+  /**
+   * Staged: the URL's host is resolved and checked with no transaction open (a DNS answer may take the
+   * resolver's timeout, holding a pooled connection idle-in-transaction), then the endpoint is written under
+   * the command ledger; a duplicate of an applied command is answered from the ledger before any lookup.
+   */
+  @HandleCommand(IssuingTransactionCommand.setDecisionEndpoint, { staged: true })
+  async set(payload: SetDecisionEndpointPayload, context: StagedContext) {
+    const actor = context.requireActor();
+    await this.decisions.checkUrl(payload.url);
+    const { result } = await context.complete((tx) => this.decisions.set(tx, actor, payload));
+    return result;
   }
 
   @HandleCommand(IssuingTransactionCommand.retrieveDecisionEndpoint)

@@ -10,9 +10,11 @@ import {
   DecisionEndpointWriteView,
   SetDecisionEndpointPayload,
 } from '@paygrid/contracts';
-import { envelopeA, LOGGER, TransactionContext } from '@paygrid/platform';
+import { LOGGER, TransactionContext, UrlRefusedError } from '@paygrid/platform';
+import { DecisionErrors } from '../../common/issuing-errors';
 import { ISSUING_CONFIG, IssuingConfig } from '../../config';
 import { CardSecretVault } from '../crypto/card-secrets';
+import { DecisionCaller } from './decision-caller';
 import { DecisionEndpoint, DecisionEndpointRepository } from './decision-endpoint.repository';
 
 /**
@@ -24,7 +26,8 @@ import { DecisionEndpoint, DecisionEndpointRepository } from './decision-endpoin
  * the project): `x-auth-timestamp` (Unix seconds) and `x-auth-signature` = hex HMAC-SHA512 of
  * `<timestamp>.<raw body>` under the endpoint's signing secret (shown once, when the endpoint is set). The
  * answer `{transaction_id, response_code}` approves with "00" and declines with any other code; no answer in
- * time, a non-2xx status or an unreadable body applies the endpoint's default decision.
+ * time, a non-2xx status or an unreadable body applies the endpoint's default decision, and so does an address the
+ * outbound guard refuses at call time (decision-caller.ts): that call is never made.
  */
 export interface Decision {
   approved: boolean;
@@ -34,18 +37,26 @@ export interface Decision {
   reason: string;
 }
 
-const ANSWER_MAX_BYTES = 64 * 1024;
-const notSet = () => envelopeA('invalid_request_error', 'resource_not_found', 'No authorization decision endpoint is set for the account');
-
 @Injectable()
 export class DecisionService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly endpoints: DecisionEndpointRepository,
     private readonly vault: CardSecretVault,
+    private readonly caller: DecisionCaller,
     @Inject(ISSUING_CONFIG) private readonly config: Pick<IssuingConfig, 'AUTH_DECISION_TIMEOUT_MS' | 'AUTH_DECISION_DEFAULT'>,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
+
+  /** Before `set`, with no transaction open (the DNS answer may take the resolver's timeout). */
+  async checkUrl(url: string): Promise<void> {
+    try {
+      await this.caller.checkUrl(url);
+    } catch (error) {
+      if (error instanceof UrlRefusedError) throw DecisionErrors.invalidUrl(error.message);
+      throw error;
+    }
+  }
 
   async set(tx: TransactionContext, actor: Actor, payload: SetDecisionEndpointPayload): Promise<DecisionEndpointWriteView> {
     const secret = `dsk_${randomBytes(32).toString('base64url')}`;
@@ -61,13 +72,13 @@ export class DecisionService {
 
   async retrieve(actor: Actor): Promise<DecisionEndpointView> {
     const endpoint = await this.endpoints.find(this.dataSource, actor.account_id);
-    if (!endpoint) throw notSet();
+    if (!endpoint) throw DecisionErrors.notSet();
     return present(endpoint);
   }
 
   async delete(tx: TransactionContext, actor: Actor): Promise<DecisionEndpointView> {
     const endpoint = await this.endpoints.delete(tx.manager, actor.account_id);
-    if (!endpoint) throw notSet();
+    if (!endpoint) throw DecisionErrors.notSet();
     return { ...present(endpoint), status: 'DISABLED' };
   }
 
@@ -81,32 +92,23 @@ export class DecisionService {
     const body = JSON.stringify(request);
     const timestamp = String(Math.floor(Date.now() / 1000));
     const secret = this.vault.decrypt(endpoint.secretCiphertext, secretContext(endpoint.accountId));
-    try {
-      const response = await fetch(endpoint.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json; charset=utf-8',
-          'x-auth-timestamp': timestamp,
-          'x-auth-signature': signDecisionRequest(secret, timestamp, body),
-        },
-        body,
-        redirect: 'error',
-        signal: AbortSignal.timeout(endpoint.timeoutMs),
-      });
-      if (!response.ok) return this.fallback(endpoint, request, `the endpoint answered HTTP ${response.status}`);
-      const text = await response.text();
-      if (Buffer.byteLength(text) > ANSWER_MAX_BYTES) return this.fallback(endpoint, request, 'the answer is too large');
-      const answer = parseAnswer(text, request.transaction_id);
-      if (!answer) return this.fallback(endpoint, request, 'the answer is not {transaction_id, response_code} for this transaction');
-      return answer.response_code === '00'
-        ? { approved: true, responseCode: '00', reason: 'approved by the decision endpoint' }
-        : { approved: false, responseCode: answer.response_code, reason: `declined by the decision endpoint (response_code ${answer.response_code})` };
-    } catch (error) {
-      // By name: the abort is a DOMException, which is not an Error of every realm.
-      const name = (error as { name?: unknown } | null)?.name;
-      const timedOut = name === 'TimeoutError' || name === 'AbortError';
-      return this.fallback(endpoint, request, timedOut ? `no answer within ${endpoint.timeoutMs} ms` : 'the endpoint could not be reached');
-    }
+    const outcome = await this.caller.post(
+      endpoint.url,
+      body,
+      {
+        'content-type': 'application/json; charset=utf-8',
+        'x-auth-timestamp': timestamp,
+        'x-auth-signature': signDecisionRequest(secret, timestamp, body),
+      },
+      endpoint.timeoutMs,
+    );
+    if (outcome.kind !== 'answered') return this.fallback(endpoint, request, outcome.why);
+    if (outcome.status < 200 || outcome.status > 299) return this.fallback(endpoint, request, `the endpoint answered HTTP ${outcome.status}`);
+    const answer = parseAnswer(outcome.body, request.transaction_id);
+    if (!answer) return this.fallback(endpoint, request, 'the answer is not {transaction_id, response_code} for this transaction');
+    return answer.response_code === '00'
+      ? { approved: true, responseCode: '00', reason: 'approved by the decision endpoint' }
+      : { approved: false, responseCode: answer.response_code, reason: `declined by the decision endpoint (response_code ${answer.response_code})` };
   }
 
   private fallback(endpoint: DecisionEndpoint, request: AuthorizationDecisionRequest, why: string): Decision {

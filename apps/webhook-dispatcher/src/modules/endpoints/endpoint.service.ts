@@ -17,12 +17,18 @@ import {
   WebhookEvents,
   WebhookPage,
 } from '@paygrid/contracts';
-import { appendToOutbox, Executor, TransactionContext } from '@paygrid/platform';
+import {
+  appendToOutbox,
+  assertPublicTarget,
+  Executor,
+  privateUrlsAllowed,
+  TransactionContext,
+  UrlRefusedError,
+} from '@paygrid/platform';
 import { newId } from '@paygrid/ids';
-import { assertPublicTarget, UrlRefusedError } from '../../common/address-guard';
 import { offsetOf, pageOf } from '../../common/pagination';
 import { WebhookErrors } from '../../common/webhook-errors';
-import { DISPATCHER_CONFIG, DispatcherConfig, privateUrlsAllowed } from '../../config';
+import { DISPATCHER_CONFIG, DispatcherConfig } from '../../config';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { DeliveryQueue } from '../sending/delivery-queue';
 import { WebhookMetrics } from '../sending/webhook-metrics';
@@ -53,7 +59,7 @@ export class EndpointService {
     private readonly metrics: WebhookMetrics,
     @Inject(DISPATCHER_CONFIG) private readonly config: DispatcherConfig,
   ) {
-    this.allowPrivate = privateUrlsAllowed(config);
+    this.allowPrivate = privateUrlsAllowed(config.WEBHOOK_ALLOW_PRIVATE_URLS, config.NODE_ENV);
   }
 
   /** Call it with no transaction open: a DNS lookup may take a while. */

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { APP_CONFIG } from '@paygrid/platform';
-import { DispatcherConfig, privateUrlsAllowed } from '../../config';
+import { APP_CONFIG, privateUrlsAllowed } from '@paygrid/platform';
+import { DispatcherConfig } from '../../config';
 import { DeliveriesModule } from '../deliveries/deliveries.module';
 import { EndpointsModule } from '../endpoints/endpoints.module';
 import { DeliveryProcessor } from './delivery-processor';
@@ -20,7 +20,7 @@ import { WebhookSender } from './webhook-sender';
       useFactory: (config: DispatcherConfig) =>
         new WebhookSender({
           timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-          allowPrivate: privateUrlsAllowed(config),
+          allowPrivate: privateUrlsAllowed(config.WEBHOOK_ALLOW_PRIVATE_URLS, config.NODE_ENV),
           maxSockets: config.WEBHOOK_CONCURRENCY,
         }),
     },

@@ -1,10 +1,14 @@
-import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import http, { IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { isIP, LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { traceHttpCall } from '@paygrid/platform';
-import { hostOf, isForbiddenAddress, parseEndpointUrl, UrlRefusedError } from '../../common/address-guard';
+import {
+  AddressRefusedError,
+  forbiddenLiteral,
+  guardedLookup,
+  parseOutboundUrl,
+  traceHttpCall,
+  UrlRefusedError,
+} from '@paygrid/platform';
 
 /**
  * One HTTP POST to a merchant endpoint, with the guarantees of decisions §8: a hard deadline for the whole
@@ -31,11 +35,11 @@ export interface SenderOptions {
   maxSockets: number;
 }
 
-class RefusedAddressError extends Error {}
-
 export class WebhookSender {
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
+  /** Resolves like dns.lookup and refuses a forbidden answer (platform outbound guard). */
+  private readonly lookup = guardedLookup();
 
   constructor(private readonly options: SenderOptions) {
     this.httpAgent = new http.Agent({ keepAlive: true, maxSockets: options.maxSockets });
@@ -62,15 +66,15 @@ export class WebhookSender {
     const elapsed = () => Math.round(performance.now() - started);
     let url: URL;
     try {
-      url = parseEndpointUrl(rawUrl);
+      url = parseOutboundUrl(rawUrl);
     } catch (error) {
       return Promise.resolve(
         failure(error instanceof UrlRefusedError ? error.message : 'invalid url', elapsed()),
       );
     }
-    const host = hostOf(url);
-    if (!this.options.allowPrivate && isIP(host) !== 0 && isForbiddenAddress(host)) {
-      return Promise.resolve(failure(refusedMessage(host), elapsed()));
+    const literal = this.options.allowPrivate ? undefined : forbiddenLiteral(url);
+    if (literal !== undefined) {
+      return Promise.resolve(failure(new AddressRefusedError(literal).message, elapsed()));
     }
     const secure = url.protocol === 'https:';
     return new Promise<SendResult>((resolve) => {
@@ -95,7 +99,7 @@ export class WebhookSender {
           method: 'POST',
           headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
           agent: secure ? this.httpsAgent : this.httpAgent,
-          lookup: this.options.allowPrivate ? undefined : guardedLookup,
+          lookup: this.options.allowPrivate ? undefined : this.lookup,
         },
         (response: IncomingMessage) => {
           statusCode = response.statusCode ?? null;
@@ -124,24 +128,8 @@ export class WebhookSender {
   }
 }
 
-/** Resolves like dns.lookup, refusing when any address of the answer is forbidden. */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, '', 0);
-    const forbidden = addresses.find((entry) => isForbiddenAddress(entry.address));
-    if (forbidden) return callback(new RefusedAddressError(refusedMessage(forbidden.address)), '', 0);
-    if (options.all) return callback(null, addresses);
-    const [first] = addresses;
-    return callback(null, first.address, first.family);
-  });
-};
-
-function refusedMessage(address: string): string {
-  return `refused: ${address} is a loopback, private, link-local or reserved address`;
-}
-
 function describeNetworkError(error: NodeJS.ErrnoException): string {
-  if (error instanceof RefusedAddressError) return error.message;
+  if (error instanceof AddressRefusedError) return error.message;
   return error.code ? `${error.code}: ${error.message}` : error.message;
 }
 
