@@ -39,7 +39,10 @@ function runJest(project: string, extraArgs: string[]): StepResult {
   const output = path.join(mkdtempSync(path.join(tmpdir(), 'paygrid-jest-')), `${project}.json`);
   const result = spawnSync(
     bin('jest'),
-    ['--selectProjects', project, '--json', `--outputFile=${output}`, '--passWithNoTests', ...extraArgs],
+    // --forceExit: a handle a failed test left open (a consumer mid-reconnect, a kept-alive socket) must not
+    // hold the whole run until CI's deadline; the report is written first, and `npx jest --detectOpenHandles`
+    // finds such leaks locally.
+    ['--selectProjects', project, '--json', `--outputFile=${output}`, '--passWithNoTests', '--forceExit', ...extraArgs],
     { cwd: REPO_ROOT, stdio: 'inherit', env: { ...process.env, KAFKAJS_NO_PARTITIONER_WARNING: '1' } },
   );
   try {
