@@ -1,5 +1,5 @@
-import { randomInt } from 'node:crypto';
 import { SANDBOX_POOL_BIN } from '@paygrid/contracts';
+import { cardholderBody } from '../issuing/support/issuing-e2e';
 import type { ChaosClient, StepOutcome } from './chaos-load';
 
 /**
@@ -119,7 +119,8 @@ export async function issueChaosCards(
   plan: { operations: number; faults: number },
   deadlineMs: number,
 ): Promise<ChaosCards> {
-  const perCard = BigInt(Math.ceil((plan.operations * plan.faults) / CARDS_PER_RUN));
+  // Operations take the cards in turn, so a card has at most ceil(operations / cards) of each fault's.
+  const perCard = BigInt(Math.ceil(plan.operations / CARDS_PER_RUN) * plan.faults);
   const rechargeMinor = perCard * MAX_AUTHORIZATION_MINOR + 1_000n;
   await fundIssuingBalance(client, rechargeMinor * BigInt(CARDS_PER_RUN), deadlineMs);
   const cardholderId = await verifiedCardholder(client, deadlineMs);
@@ -165,30 +166,13 @@ async function fundIssuingBalance(client: ChaosClient, neededMinor: bigint, dead
   );
 }
 
-async function verifiedCardholder(client: ChaosClient, deadlineMs: number): Promise<string> {
-  const tag = `${Date.now().toString(36)}${randomInt(1000)}`;
-  const created = await setupPost(
+function verifiedCardholder(client: ChaosClient, deadlineMs: number): Promise<string> {
+  return createUntil(
     client,
-    '/v1/issuing/cardholders',
-    {
-      email: `chaos.${tag}@example.com`,
-      first_name: 'Chaos',
-      last_name: 'Monkey',
-      country_code: 'SG',
-      phone_number: `+659${String(randomInt(10_000_000)).padStart(7, '0')}`,
-      date_of_birth: '1988-12-09',
-    },
-    deadlineMs,
-  );
-  const cardholderId = String(created.cardholder_id);
-  await setupRead(
-    client,
-    `/v1/issuing/cardholders/${cardholderId}`,
+    { path: '/v1/issuing/cardholders', body: cardholderBody(), idField: 'cardholder_id' },
     (cardholder) => cardholder.cardholder_status === 'SUCCESS',
-    `cardholder ${cardholderId} verified`,
     deadlineMs,
   );
-  return cardholderId;
 }
 
 async function shareProduct(client: ChaosClient, deadlineMs: number): Promise<string> {
@@ -204,27 +188,30 @@ async function shareProduct(client: ChaosClient, deadlineMs: number): Promise<st
   return String((page.data as Record<string, unknown>[]).find(isShare)?.product_id);
 }
 
-async function activeCard(
+function activeCard(client: ChaosClient, cardholderId: string, productId: string, deadlineMs: number) {
+  return createUntil(
+    client,
+    {
+      path: '/v1/issuing/cards',
+      body: { card_currency: CARD_CURRENCY, cardholder_id: cardholderId, card_product_id: productId },
+      idField: 'card_id',
+    },
+    (card) => card.card_status === 'ACTIVE',
+    deadlineMs,
+  );
+}
+
+/** Creates an object (POST `path`), then reads it (GET `path/<id>`) until `ready`: its id. */
+async function createUntil(
   client: ChaosClient,
-  cardholderId: string,
-  productId: string,
+  create: { path: string; body: unknown; idField: string },
+  ready: (body: Record<string, unknown>) => boolean,
   deadlineMs: number,
 ): Promise<string> {
-  const created = await setupPost(
-    client,
-    '/v1/issuing/cards',
-    { card_currency: CARD_CURRENCY, cardholder_id: cardholderId, card_product_id: productId },
-    deadlineMs,
-  );
-  const cardId = String(created.card_id);
-  await setupRead(
-    client,
-    `/v1/issuing/cards/${cardId}`,
-    (card) => card.card_status === 'ACTIVE',
-    `card ${cardId} active`,
-    deadlineMs,
-  );
-  return cardId;
+  const created = await setupPost(client, create.path, create.body, deadlineMs);
+  const id = String(created[create.idField]);
+  await setupRead(client, `${create.path}/${id}`, ready, `${create.path}/${id} ready`, deadlineMs);
+  return id;
 }
 
 async function recharge(client: ChaosClient, cardId: string, amountMinor: bigint, deadlineMs: number) {
