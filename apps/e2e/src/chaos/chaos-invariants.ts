@@ -1,21 +1,31 @@
 import { WebhookReceiver } from '@paygrid/testing';
 import { connectCliBus, runCli } from '@paygrid/cli';
+import {
+  authorizationEntries,
+  authorizationsCleared,
+  authorizationsPerKey,
+  cardBalancesAgree,
+} from './chaos-card-invariants';
 import { ChaosStack } from './chaos-stack';
-import { MERCHANT, Operation } from './chaos-load';
+import { ChaosClient, MERCHANT, Operation } from './chaos-load';
 
 /**
  * What must hold after a fault, read from the services' own databases, from what the merchant's webhook
  * endpoint received and from the operators' `ledger verify`:
  * - one effect per key: at most one payment per merchant order (exactly one when acknowledged), never more
  *   captured than authorised, at most one refund and one payout per key, exactly the acknowledged ones;
+ *   the same for card authorizations and their reversals (chaos-card-invariants.ts);
  * - handled once: no event written twice for one object (an outbox row per object and event name: a
  *   command or durable job run twice by two replicas would write its event twice), no durable job failed;
  * - nothing stuck: every payment, refund and payout of the run reaches a final state within its window,
- *   and no durable job stays due without running;
- * - every event: each acquiring and payouts outbox row of the run is published, stored once by the
+ *   every approved authorization not reversed clears, and no durable job stays due without running;
+ * - every event: each acquiring, payouts and issuing outbox row of the run is published, stored once by the
  *   dispatcher (applied once), delivered to the endpoint once as a delivery that succeeded, and received
  *   at least once;
- * - the ledger: `paygrid ledger verify` is clean (postings, API balances and acquiring's settlements agree).
+ * - to the cent: each card's available balance (through the API) is what the acknowledged authorizations
+ *   and reversals left, and each authorization's ledger entries match its state;
+ * - the ledger: `paygrid ledger verify` is clean (postings, API balances and acquiring's settlements agree;
+ *   the issuing ledger's own audit).
  * The eventual ones are polled until `deadlineMs`; a violation names the objects.
  */
 export const FINAL_INTENT_STATUSES = ['SUCCEEDED', 'CANCELLED', 'FAILED'];
@@ -23,11 +33,11 @@ export const FINAL_REFUND_STATUSES = ['SUCCEEDED', 'FAILED'];
 export const FINAL_PAYOUT_STATUSES = ['COMPLETED', 'FAILED_REFUNDED'];
 
 /** The services whose events the load causes, and the merchant's endpoint receives. */
-export const OUTBOX_DATABASES = ['paygrid_acquiring', 'paygrid_payouts'] as const;
+export const OUTBOX_DATABASES = ['paygrid_acquiring', 'paygrid_payouts', 'paygrid_issuing'] as const;
 export type OutboxDatabase = (typeof OUTBOX_DATABASES)[number];
 
-/** The apps whose durable jobs the load schedules. */
-const JOB_DATABASES = ['paygrid_acquiring', 'paygrid_webhooks'];
+/** The apps whose durable jobs the load schedules (issuing: the authorizations' clearing). */
+const JOB_DATABASES = ['paygrid_acquiring', 'paygrid_webhooks', 'paygrid_issuing'];
 
 /** A durable job this far past its due time without running is stuck (reconcile intervals are 1 s). */
 const JOB_OVERDUE_SECONDS = 20;
@@ -38,26 +48,43 @@ export interface InvariantInput {
   receiverPath: string;
   endpointId: string;
   operations: Operation[];
+  /** Reads what a client sees (the cards' balances). */
+  client: ChaosClient;
+  /** Each issued card's available balance (minor units) before the fault's load. */
+  cardBalancesBefore: Map<string, bigint | undefined>;
+  /** The run's log. */
+  say: (line: string) => void;
   /** Outbox rows from these ids on belong to the run being checked. */
   outboxFrom: Record<OutboxDatabase, string>;
   deadlineMs: number;
 }
 
 export async function checkInvariants(input: InvariantInput): Promise<string[]> {
-  const violations = [...(await effectsPerKey(input)), ...(await payoutsPerKey(input))];
+  const cards = { ...input, balancesBefore: input.cardBalancesBefore };
+  const violations = [
+    ...(await effectsPerKey(input)),
+    ...(await payoutsPerKey(input)),
+    ...(await authorizationsPerKey(cards)),
+    ...(await cardBalancesAgree(cards)),
+  ];
   const deadline = Date.now() + input.deadlineMs;
   let eventual: string[] = [];
   for (;;) {
     eventual = [
       ...(await nothingStuck(input)),
+      ...summarise(await authorizationsCleared(cards)),
       ...(await jobsNotStuck(input)),
       ...(await everyEventDelivered(input)),
     ];
     if (eventual.length === 0 || Date.now() > deadline) break;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
-  violations.push(...eventual, ...(await eventsWrittenOnce(input)));
-  if (eventual.length === 0) violations.push(...(await ledgerVerified(input.stack)));
+  violations.push(
+    ...eventual,
+    ...(await eventsWrittenOnce(input)),
+    ...summarise(await authorizationEntries(cards)),
+  );
+  if (eventual.length === 0) violations.push(...(await ledgerVerified(input.stack, input.say)));
   return violations;
 }
 
@@ -204,7 +231,7 @@ async function eventsWrittenOnce({ stack, outboxFrom }: InvariantInput): Promise
 }
 
 /** `paygrid ledger verify` on the chaos stack, as on-call runs it, waiting for settlements in flight. */
-async function ledgerVerified(stack: ChaosStack): Promise<string[]> {
+async function ledgerVerified(stack: ChaosStack, say: (line: string) => void): Promise<string[]> {
   const lines: string[] = [];
   const code = await runCli(['ledger', 'verify', '--settle-wait', '30000'], {
     connect: () =>
@@ -217,7 +244,10 @@ async function ledgerVerified(stack: ChaosStack): Promise<string[]> {
     out: (line) => lines.push(line),
     err: (line) => lines.push(line),
   });
-  return code === 0 ? [] : [`ledger verify: ${summarise(lines).join('; ')}`];
+  if (code !== 0) return [`ledger verify: ${summarise(lines).join('; ')}`];
+  // What it covered (both ledgers, the issuing one with the authorizations' entries), for the run's log.
+  say(`  ${lines.join(' ')}`);
+  return [];
 }
 
 async function everyEventDelivered({

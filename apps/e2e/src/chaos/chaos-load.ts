@@ -1,8 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SANDBOX_SEED_DEFAULTS } from '@paygrid/contracts';
+import { CardAuthorization, cardStepsOf, planAuthorization, runCardSteps } from './chaos-cards';
 
 /**
  * The bounded load the chaos suite drives through a fault, as a well-behaved client would: each operation
+ * authorizes a small amount on one of the run's issued cards (every third reversed; chaos-cards.ts), then
  * creates a card payment (authorised, not captured), captures it, refunds part of it and pays out part of
  * the balance the payments built (once it has settled; every fourth payout with the sandbox's failing
  * amount, so it goes FAILED and comes back), every step with an idempotency key of its own. A step that
@@ -23,10 +25,10 @@ export interface LoadOptions {
   stepDeadlineMs: number;
 }
 
-export type StepName = 'create' | 'capture' | 'refund' | 'payout' | 'setup';
+export type StepName = 'authorize' | 'reverse' | 'create' | 'capture' | 'refund' | 'payout' | 'setup';
 
-/** The steps of one operation, in order. */
-export const OPERATION_STEPS: StepName[] = ['create', 'capture', 'refund', 'payout'];
+/** The acquiring and payout steps of one operation, in order (after its card steps). */
+export const PAYMENT_STEPS: StepName[] = ['create', 'capture', 'refund', 'payout'];
 
 /** The payout of an operation; the sandbox bank rejects an amount ending in .13 (then refunds it). */
 const PAYOUT_AMOUNT = '1.00';
@@ -38,6 +40,11 @@ export interface StepOutcome {
   acknowledged: boolean;
   /** Final non-retryable refusal, if any. */
   refusal?: { status: number; body: string };
+  /**
+   * A refusal that is a true outcome of the fault, not a failure: why (a reversal the clearing job beat).
+   * The invariants check the claim.
+   */
+  late?: string;
 }
 
 export interface Operation {
@@ -47,7 +54,13 @@ export interface Operation {
   payoutAmount: string;
   paymentIntentId?: string;
   payoutId?: string;
+  card: CardAuthorization;
   steps: StepOutcome[];
+}
+
+/** The steps an operation plans (its card steps, then the payment steps). */
+export function plannedSteps(operation: Operation): StepName[] {
+  return [...cardStepsOf(operation.card), ...PAYMENT_STEPS];
 }
 
 export class LoadStats {
@@ -109,14 +122,14 @@ export class ChaosClient {
   }
 
   /**
-   * Polls a GET (outside the counted load) until `accept` takes its 200 body or the deadline passes;
-   * failed reads are retried like any other.
+   * Polls a GET (outside the counted load) until `accept` takes its 200 body (answered) or the deadline
+   * passes (undefined); failed reads are retried like any other.
    */
   async readUntil(
     path: string,
     accept: (body: Record<string, unknown>) => boolean,
     deadlineMs: number,
-  ): Promise<boolean> {
+  ): Promise<Record<string, unknown> | undefined> {
     const deadline = Date.now() + deadlineMs;
     for (let attempt = 0; ; attempt += 1) {
       const answer = await this.call(
@@ -126,8 +139,8 @@ export class ChaosClient {
         { 'x-auth-token': `Bearer ${this.token}`, 'x-client-id': MERCHANT.clientId },
         false,
       );
-      if (answer?.status === 200 && accept(answer.body)) return true;
-      if (Date.now() > deadline) return false;
+      if (answer?.status === 200 && accept(answer.body)) return answer.body;
+      if (Date.now() > deadline) return undefined;
       await backoff(Math.min(attempt, 1));
     }
   }
@@ -209,19 +222,27 @@ function backoff(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Runs `operations` create → capture → refund → payout flows, `concurrency` at a time; `onProgress` after each. */
+/**
+ * Runs `operations` authorize (→ reverse) then create → capture → refund → payout flows on `cardIds`,
+ * `concurrency` at a time; `onProgress` after each.
+ */
 export async function driveLoad(
   client: ChaosClient,
   options: LoadOptions,
+  cardIds: string[],
   onProgress: (done: number) => void,
 ): Promise<Operation[]> {
-  const operations: Operation[] = Array.from({ length: options.operations }, (_, index) => ({
-    merchantOrderId: `chaos-${randomBytes(5).toString('hex')}`,
-    amount: `${10 + (index % 7)}.00`,
-    refundAmount: '1.00',
-    payoutAmount: index % 4 === 3 ? FAILING_PAYOUT_AMOUNT : PAYOUT_AMOUNT,
-    steps: [],
-  }));
+  const operations: Operation[] = Array.from({ length: options.operations }, (_, index) => {
+    const merchantOrderId = `chaos-${randomBytes(5).toString('hex')}`;
+    return {
+      merchantOrderId,
+      amount: `${10 + (index % 7)}.00`,
+      refundAmount: '1.00',
+      payoutAmount: index % 4 === 3 ? FAILING_PAYOUT_AMOUNT : PAYOUT_AMOUNT,
+      card: planAuthorization(index, cardIds, merchantOrderId),
+      steps: [],
+    };
+  });
   let next = 0;
   let done = 0;
   const worker = async () => {
@@ -240,6 +261,8 @@ async function runOperation(
   deadlineMs: number,
   concurrency: number,
 ): Promise<void> {
+  // The card steps first and together: a reversal right after its authorization, well before it clears.
+  await runCardSteps(client, operation.card, operation.steps, deadlineMs);
   const created = await client.step(
     'create',
     'POST',

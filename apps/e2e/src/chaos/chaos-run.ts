@@ -1,14 +1,16 @@
 import { WebhookReceiver } from '@paygrid/testing';
 import { Fault } from './chaos-faults';
 import { checkInvariants, OUTBOX_DATABASES, OutboxDatabase } from './chaos-invariants';
-import { ChaosClient, driveLoad, LoadOptions, LoadStats, OPERATION_STEPS } from './chaos-load';
+import { cardBalance, ChaosCards, issueChaosCards } from './chaos-cards';
+import { ChaosClient, driveLoad, LoadOptions, LoadStats, plannedSteps } from './chaos-load';
 import { ChaosStack } from './chaos-stack';
 
 /**
- * One chaos run: the chaos stack, the merchant's webhook endpoint on a local receiver, then for each
- * fault: wait until the platform is healthy, drive the load, inject the fault once work is flowing,
- * measure how long the platform takes to be healthy again after the fault ended (with nobody touching
- * it), let the load finish with its retries, and check the invariants. One row per fault.
+ * One chaos run: the chaos stack, the merchant's webhook endpoint on a local receiver and the issued cards
+ * the authorizations run on, then for each fault: wait until the platform is healthy, note each card's
+ * balance, drive the load, inject the fault once work is flowing, measure how long the platform takes to
+ * be healthy again after the fault ended (with nobody touching it), let the load finish with its retries,
+ * and check the invariants. One row per fault.
  */
 export const HEALTHY_WITHIN_MS = 30_000;
 const RECEIVER_PATH = '/chaos';
@@ -20,6 +22,8 @@ export interface ChaosRow {
   steps: number;
   errors: string;
   violations: string[];
+  /** Steps refused as a true outcome of the fault (a reversal the clearing beat), checked by the invariants. */
+  late: string[];
   /** From the end of the fault until every app is ready and the gateway reaches every service. */
   timeToHealthyMs: number | null;
 }
@@ -39,10 +43,15 @@ export async function runChaos(faults: Fault[], options: ChaosOptions): Promise<
   const rows: ChaosRow[] = [];
   try {
     const endpointId = await subscribe(stack, receiver);
+    const cards = await issueCards(stack, { operations: options.operations, faults: faults.length });
+    options.say(
+      `issued ${cards.cardIds.length} cards, each recharged with ${Number(cards.rechargeMinor) / 100} USD`,
+    );
     for (const fault of faults) {
       options.say(`fault: ${fault.name}`);
-      const row = await runFault(stack, receiver, endpointId, fault, options);
+      const row = await runFault(stack, { receiver, endpointId, cards }, fault, options);
       options.say(`  ${row.violations.length === 0 ? 'ok' : `VIOLATED: ${row.violations.join('; ')}`}`);
+      if (row.late.length > 0) options.say(`  late (refused, checked): ${row.late.join('; ')}`);
       rows.push(row);
     }
   } finally {
@@ -57,7 +66,7 @@ async function subscribe(stack: ChaosStack, receiver: WebhookReceiver): Promise<
   await client.authenticate(60_000);
   const created = await client.post(
     '/v1/webhooks/endpoints',
-    { url: receiver.url(RECEIVER_PATH), event_names: ['acquiring.*', 'payout.*'] },
+    { url: receiver.url(RECEIVER_PATH), event_names: ['acquiring.*', 'payout.*', 'issuing.transaction.*'] },
     60_000,
   );
   if (!created.outcome.acknowledged || !created.answer)
@@ -65,10 +74,26 @@ async function subscribe(stack: ChaosStack, receiver: WebhookReceiver): Promise<
   return String(created.answer.body.endpoint_id);
 }
 
+/** The cards every fault's authorizations run on, issued once before the faults (chaos-cards.ts). */
+async function issueCards(
+  stack: ChaosStack,
+  plan: { operations: number; faults: number },
+): Promise<ChaosCards> {
+  const client = new ChaosClient(stack.apiBases, new LoadStats());
+  await client.authenticate(60_000);
+  return issueChaosCards(client, plan, 60_000);
+}
+
+/** What every fault of a run shares: the merchant's endpoint and the issued cards. */
+interface RunFixtures {
+  receiver: WebhookReceiver;
+  endpointId: string;
+  cards: ChaosCards;
+}
+
 async function runFault(
   stack: ChaosStack,
-  receiver: WebhookReceiver,
-  endpointId: string,
+  { receiver, endpointId, cards }: RunFixtures,
   fault: Fault,
   options: ChaosOptions,
 ): Promise<ChaosRow> {
@@ -79,6 +104,9 @@ async function runFault(
   const stats = new LoadStats();
   const client = new ChaosClient(stack.apiBases, stats);
   await client.authenticate(30_000);
+  const cardBalancesBefore = new Map<string, bigint | undefined>();
+  for (const cardId of cards.cardIds)
+    cardBalancesBefore.set(cardId, await cardBalance(client, cardId, 30_000));
 
   let flowing!: () => void;
   let finished = false;
@@ -86,6 +114,7 @@ async function runFault(
   const load = driveLoad(
     client,
     options,
+    cards.cardIds,
     (done) => done >= Math.min(2, options.operations) && flowing(),
   ).finally(() => (finished = true));
   await workFlows;
@@ -115,19 +144,23 @@ async function runFault(
     receiverPath: RECEIVER_PATH,
     endpointId,
     operations,
+    client,
+    cardBalancesBefore,
+    say: options.say,
     outboxFrom,
     deadlineMs: 90_000,
   });
   violations.unshift(...faultViolations);
   const steps = operations.flatMap((operation) => operation.steps);
-  for (const step of steps.filter((candidate) => !candidate.acknowledged)) {
+  const late = steps.flatMap((step) => (step.late ? [`${step.step} (key ${step.key}): ${step.late}`] : []));
+  for (const step of steps.filter((candidate) => !candidate.acknowledged && !candidate.late)) {
     violations.push(
       step.refusal
         ? `${step.step} refused: ${step.refusal.status} ${step.refusal.body}`
         : `${step.step} (key ${step.key}) never succeeded with its retries`,
     );
   }
-  const expectedSteps = operations.length * OPERATION_STEPS.length;
+  const expectedSteps = operations.reduce((count, operation) => count + plannedSteps(operation).length, 0);
   if (steps.length < expectedSteps && violations.length === 0)
     violations.push(`only ${steps.length} of ${expectedSteps} steps ran`);
   if (timeToHealthyMs === null || timeToHealthyMs > HEALTHY_WITHIN_MS) {
@@ -142,6 +175,7 @@ async function runFault(
     steps: expectedSteps,
     errors: stats.errorsByStatus(),
     violations,
+    late,
     timeToHealthyMs,
   };
 }
@@ -174,13 +208,16 @@ async function healthyWithin(
   return { ok: false, reasons };
 }
 
-/** The table: fault, sent, acknowledged, errors by status, invariant, time to healthy. */
+/**
+ * The table: fault, sent, acknowledged (and how many of the rest were refused as late: reversals the
+ * clearing beat), errors by status, invariant, time to healthy.
+ */
 export function chaosTable(rows: ChaosRow[]): string {
   const header = ['fault', 'sent', 'acknowledged', 'errors by status', 'invariant', 'time to healthy'];
   const lines = rows.map((row) => [
     row.fault,
     String(row.sent),
-    `${row.acknowledged}/${row.steps}`,
+    `${row.acknowledged}/${row.steps}${row.late.length > 0 ? ` (${row.late.length} late)` : ''}`,
     row.errors,
     row.violations.length === 0 ? 'ok' : `VIOLATED (${row.violations.length})`,
     row.timeToHealthyMs === null ? 'never' : `${(row.timeToHealthyMs / 1000).toFixed(1)} s`,

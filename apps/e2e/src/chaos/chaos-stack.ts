@@ -22,7 +22,7 @@ import {
   StackSettings,
 } from '@paygrid/local-stack';
 import { LocalBroker } from '@paygrid/testing';
-import { ACQUIRING_E2E_ENV, PAYOUTS_E2E_ENV } from '../support/stack-settings';
+import { ACQUIRING_E2E_ENV, ISSUING_E2E_ENV, PAYOUTS_E2E_ENV } from '../support/stack-settings';
 
 /**
  * The chaos suite's own platform, run exactly as `npm start` runs it (the compiled apps under the
@@ -239,6 +239,14 @@ export async function flushChaosRedis(redisUrl: string): Promise<void> {
   }
 }
 
+/**
+ * How long an approved card authorization stays held before issuing's clearing job posts it: short, so the
+ * invariants see every authorization of a fault cleared soon after its load, and long enough that a
+ * reversal sent right after its authorization wins the race with the clearing unless a fault holds it
+ * back (a reversal that loses is refused, and the load marks it late: chaos-cards.ts).
+ */
+export const CHAOS_AUTH_CLEARING_DELAY_MS = 10_000;
+
 /** Test-speed settings: short sandbox delays and webhook retries that outlast a 20 s receiver outage. */
 const CHAOS_APP_ENV: Record<string, string> = {
   NODE_ENV: 'test',
@@ -250,6 +258,8 @@ const CHAOS_APP_ENV: Record<string, string> = {
   // Long enough that a capture retried through a 30 s broker outage still finds the payment authorised.
   CAPTURE_WINDOW_OVERRIDE_MS: '60000',
   ...PAYOUTS_E2E_ENV,
+  ...ISSUING_E2E_ENV,
+  AUTH_CLEARING_DELAY_MS: String(CHAOS_AUTH_CLEARING_DELAY_MS),
   WEBHOOK_RETRY_SCHEDULE_MS: '1000,2000,4000,8000,8000,8000,8000,8000',
   WEBHOOK_RECONCILE_INTERVAL_MS: '1000',
   JOBS_RECONCILE_INTERVAL_MS: '1000',
