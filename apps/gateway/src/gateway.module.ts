@@ -1,5 +1,5 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_GUARD } from '@nestjs/core';
 import { ConfigOf, PlatformModule } from '@paygrid/platform';
 import { configSchema } from './config';
 import { IdempotencyRecords1710000000000 } from './migrations/1710000000000-idempotency-records';
@@ -62,7 +62,8 @@ export class GatewayModule {
         ...acquiringProviders,
         ...issuingProviders,
         { provide: APP_GUARD, useClass: AuthGuard },
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+        // Not global: ApiRoute attaches it to command routes (api-route.decorator.ts).
+        IdempotencyInterceptor,
       ],
     };
   }

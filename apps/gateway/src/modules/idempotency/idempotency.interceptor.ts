@@ -14,10 +14,11 @@ import { IdempotencyService } from './idempotency.service';
  * outcome (no reply, internal failure) leaves the record open for a retry to complete with the same
  * command id. A request refused before anything ran (its body failed validation) stores nothing.
  *
- * A POST that only reads (the spec has a few) opts out with `@ReadOnlyPost()`.
+ * A POST that only reads (the spec has a few) opts out with `@ReadOnlyPost()`. It is attached per route by
+ * `@ApiRoute({kind: 'command'})`, not globally (see api-route.decorator.ts).
  */
 export const REPLAYED_HEADER = 'x-idempotent-replayed';
-const READ_ONLY_POST = 'paygrid:read-only-post';
+export const READ_ONLY_POST = 'paygrid:read-only-post';
 export const ReadOnlyPost = () => SetMetadata(READ_ONLY_POST, true);
 
 /** What the interceptor hands the route: the command id its one command must carry. */
