@@ -50,8 +50,11 @@ export function bufferOutbox(executor: Executor): void {
 export async function flushOutbox(executor: Executor): Promise<void> {
   const rows = buffered.get(executor) ?? [];
   buffered.delete(executor);
-  if (rows.length === 1) return insertOne(executor, rows[0]);
-  if (rows.length === 0) return;
+  if (rows.length > 0) await insertRows(executor, rows);
+}
+
+/** One statement for any number of rows; ids (the relay's order) follow the rows' order. */
+async function insertRows(executor: Executor, rows: OutboxRow[]): Promise<void> {
   await executor.query(
     `INSERT INTO outbox (event_id, topic, message_key, payload, headers)
      SELECT event_id, topic, message_key, payload, headers::jsonb
@@ -65,13 +68,6 @@ export async function flushOutbox(executor: Executor): Promise<void> {
       rows.map((row) => row.payload),
       rows.map((row) => row.headers),
     ],
-  );
-}
-
-async function insertOne(executor: Executor, row: OutboxRow): Promise<void> {
-  await executor.query(
-    `INSERT INTO outbox (event_id, topic, message_key, payload, headers) VALUES ($1, $2, $3, $4, $5)`,
-    [row.eventId, row.topic, row.messageKey, row.payload, row.headers],
   );
 }
 
@@ -100,6 +96,6 @@ export async function appendToOutbox<D>(executor: Executor, event: NewEvent<D>):
   };
   const buffer = buffered.get(executor);
   if (buffer) buffer.push(row);
-  else await insertOne(executor, row);
+  else await insertRows(executor, [row]);
   return envelope;
 }
