@@ -17,7 +17,7 @@ import { deleteStackTopics, KafkaNames } from '@paygrid/platform';
 import { benchKafkaRoundTrip, benchPostgresCommit } from './baselines';
 import { benchAuthenticatedIdempotentEcho, benchHttpNoop } from './http-benches';
 import { runCreateLoad } from './acquiring/create-load';
-import { idleCpuRate, settled, stackCpuGroups } from './process-cpu';
+import { CpuGroup, idleCpuRate, settled, stackCpuGroups } from './process-cpu';
 import { evaluateTargets, targetTable } from './targets';
 import { SectionName, selectedSections } from './sections';
 import { runWebhookBench } from './webhooks/bench-webhooks';
@@ -49,6 +49,7 @@ async function main(): Promise<void> {
   const kafkaPrefix = `paygrid-bench-${Date.now().toString(36)}`;
   const infrastructure = await provideInfrastructure(say, '_bench', { recreateDatabases: true, kafkaPrefix });
   let apps: RunningApp[] = [];
+  let cpuGroups: CpuGroup[] = [];
   try {
     // Always: every ratio to Postgres needs it.
     say('postgres: create-like transaction (idempotency row + insert + outbox row), 8 clients, 10 s');
@@ -63,7 +64,8 @@ async function main(): Promise<void> {
       await assertPortsFree(settings);
       apps = launchApps(settings, () => undefined);
       await waitUntilReady(apps, 120_000);
-      results.stack_idle = await measureIdleStack(apps, settings.databaseSuffix);
+      cpuGroups = stackCpuGroups(apps.map((app) => ({ name: app.name, pid: app.process.pid })), settings.databaseSuffix);
+      results.stack_idle = await measureIdleStack(apps, cpuGroups);
     }
     const gateway = `http://127.0.0.1:${3000 + settings.portOffset}`;
     const master = { clientId: SANDBOX_SEED_DEFAULTS.master.clientId, apiKey: SANDBOX_SEED_DEFAULTS.master.apiKey };
@@ -75,7 +77,7 @@ async function main(): Promise<void> {
         const sections = await runCreateLoad({
           gateway,
           credentials: master,
-          cpuGroups: stackCpuGroups(apps.map((app) => ({ name: app.name, pid: app.process.pid })), settings.databaseSuffix),
+          cpuGroups,
           databases: { serverUrl: infrastructure.databaseServerUrl, suffix: settings.databaseSuffix },
           say,
         });
@@ -119,8 +121,7 @@ async function main(): Promise<void> {
  * After boot: wait for the stack to settle (so boot work is not charged to the first benchmark), then what
  * each process burns while nothing is asked of it (consumers' long polls, reconcilers), in % of one core.
  */
-async function measureIdleStack(apps: RunningApp[], databaseSuffix: string): Promise<Section> {
-  const groups = stackCpuGroups(apps.map((app) => ({ name: app.name, pid: app.process.pid })), databaseSuffix);
+async function measureIdleStack(apps: RunningApp[], groups: CpuGroup[]): Promise<Section> {
   const appGroups = groups.filter((group) => apps.some((app) => app.name === group.name));
   say('stack: waiting for boot work to settle, then 5 s of idle CPU per process');
   const settleWaitMs = await settled(appGroups, { belowPercent: 75, timeoutMs: 60_000 });
