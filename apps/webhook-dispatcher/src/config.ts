@@ -97,6 +97,10 @@ export const configSchema = {
     min: 1,
     max: 1000,
   }),
+  WEBHOOK_DIRECT_SENDS: env.int(
+    'first attempts the intake sends itself, without a queue hop, at the same time (0: every attempt is a BullMQ job)',
+    { default: 50, min: 0, max: 1000 },
+  ),
   WEBHOOK_RECONCILE_INTERVAL_MS: env.int('how often the reconciler re-enqueues due deliveries Redis lost', {
     default: 5_000,
     min: 50,

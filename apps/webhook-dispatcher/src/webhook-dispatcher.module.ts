@@ -19,7 +19,7 @@ import { webhookSecretKeyRing } from './modules/secrets/webhook-secret-vault';
  * is due, BullMQ wakes the worker), answers the `webhooks` command family (endpoints, deliveries,
  * replay), and serves the on-call queue view and metrics on its own port.
  *
- * Features import one another one way: secrets ← deliveries ← endpoints ← events, sending; deliveries ← ops.
+ * Features import one another one way: secrets ← deliveries ← endpoints ← sending ← events; deliveries ← ops.
  */
 @Module({})
 export class WebhookDispatcherModule {

@@ -11,8 +11,9 @@ import { DispatcherService, startDispatcher } from './test/dispatcher-service';
 /**
  * The dispatcher's part of a payment's trace, against the real Kafka, Postgres and Redis (on a test stack
  * of its own): an event published with a `traceparent` (as the outbox relay sends it) is stored by the
- * intake in a span of that trace, the delivery job carries the trace through BullMQ, and the webhook POST
- * is a CLIENT span of the delivery, recorded with its status. The merchant receives no trace header.
+ * intake in a span of that trace, the intake's direct first attempt and the retry's BullMQ job continue it,
+ * and each webhook POST is a CLIENT span of its attempt, recorded with its status. The merchant receives no
+ * trace header.
  */
 const exporter = new InMemorySpanExporter();
 let dispatcher: DispatcherService;
@@ -34,9 +35,12 @@ afterAll(async () => {
   await uninstallTracing();
 });
 
-it('continues the publisher trace through the intake, the delivery job and the webhook POST', async () => {
+it('continues the publisher trace through the intake, the first attempt, the retry job and each POST', async () => {
   const accountId = randomUUID();
   const path = `/hooks/traced-${randomUUID().slice(0, 8)}`;
+  // The first attempt fails, so the second is a BullMQ job.
+  let answered = 0;
+  receiver.respond(path, () => (answered++ === 0 ? { status: 500 } : { status: 200 }));
   resultOf(
     await dispatcher.mutate<CreatedWebhookEndpointView>(
       WebhookCommand.createEndpoint.type,
@@ -60,14 +64,23 @@ it('continues the publisher trace through the intake, the delivery job and the w
     ],
   });
 
-  const [received] = await waitFor(() => receiver.received(path).length === 1 && receiver.received(path), {
+  const received = await waitFor(() => receiver.received(path).length === 2 && receiver.received(path), {
     timeoutMs: 30_000,
-    what: 'the webhook',
+    what: 'the failed webhook and its retry',
   });
-  expect(received.headers).not.toHaveProperty('traceparent');
-  const post = await waitFor(() => inTrace(traceId).find((span) => span.name === 'POST'), {
-    what: 'the POST span',
-  });
+  for (const request of received) expect(request.headers).not.toHaveProperty('traceparent');
+  const delivered = (attempt: number) =>
+    inTrace(traceId).find(
+      (span) => span.name === 'deliver webhook' && span.attributes['paygrid.delivery.attempt'] === attempt,
+    );
+  const second = await waitFor(() => delivered(2), { what: 'the second attempt span' });
+  const posts = await waitFor(
+    () => {
+      const found = inTrace(traceId).filter((span) => span.name === 'POST');
+      return found.length === 2 && found;
+    },
+    { what: 'both POST spans' },
+  );
 
   // Alone on this stack's topic, the event is a chunk of one: the intake span is the message's child.
   const intake = inTrace(traceId).find((span) => span.name === `process ${topic}`);
@@ -79,24 +92,31 @@ it('continues the publisher trace through the intake, the delivery job and the w
     ),
   ).toBe(true);
 
-  // The delivery is a durable job: its run continues the intake's trace, and the delivery is its child.
+  // The intake sends the first attempt itself: the attempt is the intake's child.
+  const first = delivered(1);
+  expect(first?.parentSpanContext?.spanId).toBe(intake?.spanContext().spanId);
+  expect(first?.attributes).toMatchObject({ 'paygrid.delivery.outcome': 'rescheduled' });
+
+  // The retry is a durable job enqueued by the first attempt: its run continues the trace.
   const job = inTrace(traceId).find((span) => span.name.startsWith('job '));
   expect(job?.kind).toBe(SpanKind.CONSUMER);
-  expect(job?.parentSpanContext?.spanId).toBe(intake?.spanContext().spanId);
-  const deliver = inTrace(traceId).find((span) => span.name === 'deliver webhook');
-  expect(deliver?.parentSpanContext?.spanId).toBe(job?.spanContext().spanId);
-  expect(deliver?.attributes).toMatchObject({
-    'paygrid.delivery.attempt': 1,
-    'paygrid.delivery.outcome': 'succeeded',
-  });
+  expect(job?.parentSpanContext?.spanId).toBe(first?.spanContext().spanId);
+  expect(second?.parentSpanContext?.spanId).toBe(job?.spanContext().spanId);
+  expect(second?.attributes).toMatchObject({ 'paygrid.delivery.outcome': 'succeeded' });
 
-  expect(post.kind).toBe(SpanKind.CLIENT);
-  expect(post.parentSpanContext?.spanId).toBe(deliver?.spanContext().spanId);
-  expect(post.attributes).toMatchObject({
-    'http.request.method': 'POST',
-    'server.address': '127.0.0.1',
-    'http.response.status_code': 200,
-  });
+  const postOf = (attempt: typeof first) =>
+    posts.find((span) => span.parentSpanContext?.spanId === attempt?.spanContext().spanId);
+  for (const [attempt, status] of [
+    [first, 500],
+    [second, 200],
+  ] as const) {
+    expect(postOf(attempt)?.kind).toBe(SpanKind.CLIENT);
+    expect(postOf(attempt)?.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'server.address': '127.0.0.1',
+      'http.response.status_code': status,
+    });
+  }
 });
 
 function inTrace(traceId: string): ReadableSpan[] {

@@ -3,7 +3,7 @@ import { Executor, rowsOf } from '@paygrid/platform';
 import { newId } from '@paygrid/ids';
 import { Endpoint, EndpointRow } from '../endpoints/endpoint.types';
 import { EndpointStatus } from '../endpoints/endpoint.states';
-import { toEndpoint } from '../endpoints/endpoint.repository';
+import { activeSecretsOf, toEndpoint } from '../endpoints/endpoint.repository';
 import {
   Attempt,
   AttemptRow,
@@ -45,6 +45,14 @@ export interface NewDelivery {
   accountId: string;
 }
 
+/** A delivery the intake inserted, with the pair it came from; `leased`: its first attempt is the caller's. */
+export interface InsertedDelivery {
+  delivery: Delivery;
+  pair: NewDelivery;
+  due: DueDelivery;
+  leased: boolean;
+}
+
 /** A leased delivery with everything its attempt needs. */
 export interface ClaimedDelivery {
   delivery: Delivery;
@@ -80,29 +88,47 @@ export type VisibleDelivery = DeliveryWithEvent & { endpointUrl: string | null }
 export class DeliveryRepository {
   constructor(private readonly secretVault: WebhookSecretVault) {}
 
-  /** One pending delivery per (event, endpoint), due now; a repeated pair adds nothing. */
-  async insertMany(executor: Executor, pairs: NewDelivery[]): Promise<DueDelivery[]> {
+  /**
+   * One pending delivery per (event, endpoint), due now; a repeated pair adds nothing. The first
+   * `leased.count` pairs are inserted already leased for `leased.ms`: the caller sends their first attempt
+   * itself (direct-sends.ts), exactly as if it had claimed them, so no other worker takes them meanwhile.
+   */
+  async insertMany(
+    executor: Executor,
+    pairs: NewDelivery[],
+    leased: { count: number; ms: number } = { count: 0, ms: 0 },
+  ): Promise<InsertedDelivery[]> {
     if (pairs.length === 0) return [];
-    const rows: Pick<DeliveryRow, 'delivery_id' | 'next_attempt_at'>[] = await executor.query(
-      `INSERT INTO webhook_deliveries (delivery_id, event_id, endpoint_id, account_id, event_name, status, next_attempt_at)
-       SELECT t.delivery_id, t.event_id, t.endpoint_id, t.account_id, t.event_name, 'pending', now()
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
-              AS t(delivery_id, event_id, endpoint_id, account_id, event_name)
+    const ids = pairs.map(() => newId(DELIVERY_ID_PREFIX));
+    const rows: DeliveryRow[] = await executor.query(
+      `INSERT INTO webhook_deliveries
+         (delivery_id, event_id, endpoint_id, account_id, event_name, status, next_attempt_at, lease_until)
+       SELECT t.delivery_id, t.event_id, t.endpoint_id, t.account_id, t.event_name, 'pending', now(),
+              CASE WHEN t.ord <= $6 THEN now() + $7 * interval '1 millisecond' END
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
+              AS t(delivery_id, event_id, endpoint_id, account_id, event_name, ord)
        ON CONFLICT (event_id, endpoint_id) DO NOTHING
-       RETURNING delivery_id, next_attempt_at`,
+       RETURNING *`,
       [
-        pairs.map(() => newId(DELIVERY_ID_PREFIX)),
+        ids,
         pairs.map((pair) => pair.eventId),
         pairs.map((pair) => pair.endpointId),
         pairs.map((pair) => pair.accountId),
         pairs.map((pair) => pair.eventName),
+        leased.count,
+        leased.ms,
       ],
     );
-    return rows.map((row) => ({
-      deliveryId: row.delivery_id,
-      attempt: 1,
-      dueAt: row.next_attempt_at as Date,
-    }));
+    const pairOfId = new Map<string, NewDelivery>(ids.map((id, index) => [id, pairs[index]]));
+    return rows.map((row) => {
+      const delivery = toDelivery(row);
+      return {
+        delivery,
+        pair: pairOfId.get(row.delivery_id) as NewDelivery,
+        due: dueOf(row),
+        leased: delivery.leaseUntil !== null,
+      };
+    });
   }
 
   /**
@@ -123,9 +149,7 @@ export class DeliveryRepository {
             AND (lease_until IS NULL OR lease_until < now())
           RETURNING *)
        SELECT c.*, e.body, e.envelope->>'create_time' AS event_create_time, to_jsonb(p) AS endpoint,
-              ARRAY(SELECT s.sealed_secret FROM webhook_endpoint_secrets s
-                     WHERE s.endpoint_id = c.endpoint_id AND (s.expires_at IS NULL OR s.expires_at > now())
-                     ORDER BY s.secret_id DESC) AS secrets
+              ${activeSecretsOf('p')} AS secrets
          FROM claimed c
          JOIN webhook_events e ON e.event_id = c.event_id
          JOIN webhook_endpoints p ON p.endpoint_id = c.endpoint_id`,

@@ -24,6 +24,20 @@ export interface EndpointChanges {
   includeSubAccounts?: boolean;
 }
 
+/** An endpoint the intake may fan an event out to, with what signing needs. */
+export interface FanOutCandidate {
+  endpoint: Endpoint;
+  /** Active secrets in clear, newest first. */
+  secrets: string[];
+}
+
+/** The sealed active secrets of the endpoint row `alias`, newest first, as one array column. */
+export function activeSecretsOf(alias: string): string {
+  return `ARRAY(SELECT s.sealed_secret FROM webhook_endpoint_secrets s
+                 WHERE s.endpoint_id = ${alias}.endpoint_id AND (s.expires_at IS NULL OR s.expires_at > now())
+                 ORDER BY s.secret_id DESC)`;
+}
+
 @Injectable()
 export class EndpointRepository {
   constructor(private readonly secretVault: WebhookSecretVault) {}
@@ -90,19 +104,25 @@ export class EndpointRepository {
     return { endpoints: rows.map(toEndpoint), total };
   }
 
-  /** Enabled endpoints that may receive an event of `accountId`: its own, and its master's that opted in. */
+  /**
+   * Enabled endpoints that may receive an event of `accountId`: its own, and its master's that opted in,
+   * each with its active secrets (newest first), so the intake can send a first attempt without a claim.
+   */
   async fanOutCandidates(
     executor: Executor,
     accountId: string,
     masterAccountId: string,
-  ): Promise<Endpoint[]> {
-    const rows = await executor.query(
-      `SELECT * FROM webhook_endpoints
-        WHERE status = 'ENABLED'
-          AND (account_id = $1 OR (include_sub_accounts AND account_id = $2 AND $2 <> $1))`,
+  ): Promise<FanOutCandidate[]> {
+    const rows: (EndpointRow & { secrets: string[] })[] = await executor.query(
+      `SELECT p.*, ${activeSecretsOf('p')} AS secrets FROM webhook_endpoints p
+        WHERE p.status = 'ENABLED'
+          AND (p.account_id = $1 OR (p.include_sub_accounts AND p.account_id = $2 AND $2 <> $1))`,
       [accountId, masterAccountId],
     );
-    return rows.map(toEndpoint);
+    return rows.map((row) => ({
+      endpoint: toEndpoint(row),
+      secrets: row.secrets.map((sealed) => this.secretVault.open(row.endpoint_id, sealed)),
+    }));
   }
 
   async update(executor: Executor, endpointId: string, changes: EndpointChanges): Promise<Endpoint> {

@@ -4,7 +4,7 @@ import { Logger } from 'pino';
 import { Executor, LOGGER } from '@paygrid/platform';
 import { DISPATCHER_CONFIG, DispatcherConfig } from '../../config';
 import { Delivery } from '../deliveries/delivery.types';
-import { DeliveryRepository } from '../deliveries/delivery.repository';
+import { ClaimedDelivery, DeliveryRepository } from '../deliveries/delivery.repository';
 import { Endpoint } from '../endpoints/endpoint.types';
 import { EndpointRepository } from '../endpoints/endpoint.repository';
 import { EndpointService } from '../endpoints/endpoint.service';
@@ -55,10 +55,20 @@ export class DeliveryProcessor {
     metrics.pendingSource = () => this.deliveries.countPending(this.dataSource);
   }
 
+  /** The lease a worker holds while it sends one attempt. */
+  get leaseMs(): number {
+    return this.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
+  }
+
   async process(job: DeliveryJob): Promise<ProcessOutcome> {
-    const leaseMs = this.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
-    const claimed = await this.deliveries.claim(this.dataSource, job.delivery_id, job.attempt, leaseMs);
+    const claimed = await this.deliveries.claim(this.dataSource, job.delivery_id, job.attempt, this.leaseMs);
     if (!claimed) return 'stale';
+    return this.attempt(claimed, job.attempt);
+  }
+
+  /** Steps 2 to 4 for a delivery this process holds the lease of (claimed, or leased at intake). */
+  async attempt(claimed: ClaimedDelivery, attempt: number): Promise<ProcessOutcome> {
+    const job: DeliveryJob = { delivery_id: claimed.delivery.deliveryId, attempt };
     const { delivery, endpoint, body, secrets } = claimed;
     if (endpoint.status === 'DELETED') return this.settle(delivery, 'CANCEL', 'endpoint deleted');
     if (endpoint.status === 'DISABLED') return this.settle(delivery, 'FAIL', 'endpoint disabled');

@@ -1,9 +1,9 @@
-import { context, SpanKind } from '@opentelemetry/api';
 import { Injectable } from '@nestjs/common';
-import { DurableJobRecord, Executor, HandleJob, inSpan, JobRecord, JobRun, JobRunInfo } from '@paygrid/platform';
+import { DurableJobRecord, Executor, HandleJob, JobRecord, JobRun, JobRunInfo } from '@paygrid/platform';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { DELIVERY_JOB, runOf } from './delivery-queue';
 import { DeliveryProcessor } from './delivery-processor';
+import { inDeliverySpan } from './delivery-span';
 import { WebhookMetrics } from './webhook-metrics';
 
 /**
@@ -34,10 +34,8 @@ export class DeliveryJobs implements JobRecord {
 
   @HandleJob(DELIVERY_JOB)
   async deliver(deliveryId: string, run: JobRunInfo): Promise<void> {
-    const attributes = { 'paygrid.delivery_id': deliveryId, 'paygrid.delivery.attempt': run.attempt };
-    await inSpan('deliver webhook', { kind: SpanKind.INTERNAL, attributes }, context.active(), async (span) => {
-      const outcome = await this.processor.process({ delivery_id: deliveryId, attempt: run.attempt });
-      span.setAttribute('paygrid.delivery.outcome', outcome);
-    });
+    await inDeliverySpan(deliveryId, run.attempt, () =>
+      this.processor.process({ delivery_id: deliveryId, attempt: run.attempt }),
+    );
   }
 }

@@ -5,11 +5,13 @@ import { DeliveriesModule } from '../deliveries/deliveries.module';
 import { EndpointsModule } from '../endpoints/endpoints.module';
 import { DeliveryProcessor } from './delivery-processor';
 import { DeliveryJobs } from './delivery.jobs';
+import { DirectSends } from './direct-sends';
 import { WebhookSender } from './webhook-sender';
 
 /**
  * Sending: each due attempt of a delivery, run as a durable job of the platform (delivery.jobs.ts),
- * signed and sent, its outcome recorded (delivery-processor.ts). Builds on deliveries and endpoints.
+ * signed and sent, its outcome recorded (delivery-processor.ts); a fresh delivery's first attempt sent by
+ * the intake itself (direct-sends.ts). Builds on deliveries and endpoints.
  */
 @Module({
   imports: [DeliveriesModule, EndpointsModule],
@@ -21,11 +23,14 @@ import { WebhookSender } from './webhook-sender';
         new WebhookSender({
           timeoutMs: config.WEBHOOK_TIMEOUT_MS,
           allowPrivate: privateUrlsAllowed(config.WEBHOOK_ALLOW_PRIVATE_URLS, config.NODE_ENV),
-          maxSockets: config.WEBHOOK_CONCURRENCY,
+          // Job attempts and the intake's direct first attempts send side by side.
+          maxSockets: config.WEBHOOK_CONCURRENCY + config.WEBHOOK_DIRECT_SENDS,
         }),
     },
     DeliveryProcessor,
     DeliveryJobs,
+    DirectSends,
   ],
+  exports: [DirectSends],
 })
 export class SendingModule {}
