@@ -172,37 +172,57 @@ export class DeliveryRepository {
    * another worker already recorded attempt n; nothing is written then.
    */
   async recordAttempt(executor: Executor, outcome: AttemptOutcome): Promise<boolean> {
-    const rows = rowsOf<{ attempt_id: string }>(
+    const [recorded] = await this.recordAttempts(executor, [outcome]);
+    return recorded;
+  }
+
+  /**
+   * `recordAttempt` for several deliveries in one statement (each row on its own conditions), for the
+   * group commit of successes (delivery-processor.ts); one boolean per outcome, in order.
+   */
+  async recordAttempts(executor: Executor, outcomes: AttemptOutcome[]): Promise<boolean[]> {
+    const column = <T>(pick: (outcome: AttemptOutcome) => T) => outcomes.map(pick);
+    const rows = rowsOf<{ delivery_id: string }>(
       await executor.query(
-        `WITH finished AS (
-           UPDATE webhook_deliveries SET
-             status = $3, attempt_count = $4, next_attempt_at = $5, lease_until = NULL,
-             last_attempt_at = $6, last_status_code = $7, last_error = $8,
-             completed_at = CASE WHEN $3 = 'pending' THEN NULL ELSE now() END, updated_at = now()
-           WHERE delivery_id = $1 AND status = ANY($2) AND attempt_count = $4 - 1
-           RETURNING delivery_id, endpoint_id, event_id, trigger)
+        `WITH outcome AS (
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::timestamptz[], $6::timestamptz[],
+                                $7::int[], $8::text[], $9::text[], $10::int[], $11::text[], $12::boolean[])
+             AS t(delivery_id, allowed_from, status, attempt, next_attempt_at, attempted_at, status_code, error,
+                  url, latency_ms, response_excerpt, succeeded)),
+         finished AS (
+           UPDATE webhook_deliveries d SET
+             status = o.status, attempt_count = o.attempt, next_attempt_at = o.next_attempt_at, lease_until = NULL,
+             last_attempt_at = o.attempted_at, last_status_code = o.status_code, last_error = o.error,
+             completed_at = CASE WHEN o.status = 'pending' THEN NULL ELSE now() END, updated_at = now()
+           FROM outcome o
+           WHERE d.delivery_id = o.delivery_id AND d.status = ANY(string_to_array(o.allowed_from, ','))
+             AND d.attempt_count = o.attempt - 1
+           RETURNING d.delivery_id, d.endpoint_id, d.event_id, d.trigger, o.attempt, o.url, o.attempted_at,
+                     o.status_code, o.error, o.latency_ms, o.response_excerpt, o.succeeded)
          INSERT INTO webhook_attempts
            (delivery_id, attempt_number, endpoint_id, event_id, trigger, url, attempted_at, status_code, error,
             latency_ms, response_excerpt, succeeded)
-         SELECT delivery_id, $4, endpoint_id, event_id, trigger, $9, $6, $7, $8, $10, $11, $12 FROM finished
-         RETURNING attempt_id`,
+         SELECT delivery_id, attempt, endpoint_id, event_id, trigger, url, attempted_at, status_code, error,
+                latency_ms, response_excerpt, succeeded FROM finished
+         RETURNING delivery_id`,
         [
-          outcome.deliveryId,
-          deliveryMachine.allowedFrom(outcome.event),
-          deliveryMachine.targetOf(outcome.event),
-          outcome.attempt,
-          outcome.nextAttemptAt,
-          outcome.attemptedAt,
-          outcome.statusCode,
-          outcome.error,
-          outcome.url,
-          outcome.latencyMs,
-          outcome.responseExcerpt,
-          outcome.event === 'SUCCEED',
+          column((outcome) => outcome.deliveryId),
+          column((outcome) => deliveryMachine.allowedFrom(outcome.event).join(',')),
+          column((outcome) => deliveryMachine.targetOf(outcome.event)),
+          column((outcome) => outcome.attempt),
+          column((outcome) => outcome.nextAttemptAt),
+          column((outcome) => outcome.attemptedAt),
+          column((outcome) => outcome.statusCode),
+          column((outcome) => outcome.error),
+          column((outcome) => outcome.url),
+          column((outcome) => outcome.latencyMs),
+          column((outcome) => outcome.responseExcerpt),
+          column((outcome) => outcome.event === 'SUCCEED'),
         ],
       ),
     );
-    return rows.length === 1;
+    const recorded = new Set(rows.map((row) => row.delivery_id));
+    return outcomes.map((outcome) => recorded.has(outcome.deliveryId));
   }
 
   /** Ends one pending delivery without an attempt (its endpoint is disabled or gone). */

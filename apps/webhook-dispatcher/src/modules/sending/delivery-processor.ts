@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Logger } from 'pino';
-import { Executor, LOGGER } from '@paygrid/platform';
+import { Executor, GroupCommit, LOGGER } from '@paygrid/platform';
 import { DISPATCHER_CONFIG, DispatcherConfig } from '../../config';
 import { Delivery } from '../deliveries/delivery.types';
-import { ClaimedDelivery, DeliveryRepository } from '../deliveries/delivery.repository';
+import { AttemptOutcome, ClaimedDelivery, DeliveryRepository } from '../deliveries/delivery.repository';
 import { Endpoint } from '../endpoints/endpoint.types';
 import { EndpointRepository } from '../endpoints/endpoint.repository';
 import { EndpointService } from '../endpoints/endpoint.service';
@@ -21,7 +21,9 @@ import { WebhookMetrics } from './webhook-metrics';
  * 2. send the stored body, signed with the endpoint's active secrets, outside any transaction;
  * 3. record, in one transaction: the attempt row, the delivery's new status (conditional on the attempt
  *    number, so two workers cannot both record it), the endpoint's failure streak and, when it answered
- *    410 or has failed for WEBHOOK_DISABLE_AFTER_MS, its disabling with an operational event;
+ *    410 or has failed for WEBHOOK_DISABLE_AFTER_MS, its disabling with an operational event (a plain
+ *    success writes only the delivery and its attempt, grouped with the other successes of the moment
+ *    into one statement: see GroupCommit);
  * 4. after the commit, enqueue the next attempt. If the process dies anywhere in between, Postgres still
  *    says the attempt is due and the reconciler enqueues it again once the lease has expired.
  */
@@ -35,6 +37,8 @@ class AttemptSuperseded extends Error {}
 @Injectable()
 export class DeliveryProcessor {
   private readonly policy: RetryPolicy;
+  /** Successes recorded together: one statement for all that finished while the last one was written. */
+  private readonly successes: GroupCommit<AttemptOutcome, boolean>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -53,6 +57,7 @@ export class DeliveryProcessor {
       retryAfterMaxMs: config.WEBHOOK_RETRY_AFTER_MAX_MS,
     };
     metrics.pendingSource = () => this.deliveries.countPending(this.dataSource);
+    this.successes = new GroupCommit((outcomes) => this.deliveries.recordAttempts(this.dataSource, outcomes));
   }
 
   /** The lease a worker holds while it sends one attempt. */
@@ -95,13 +100,15 @@ export class DeliveryProcessor {
     );
     let outcome: ProcessOutcome;
     try {
-      // The common case (a success, no failure streak to end) is one statement; anything touching the
-      // endpoint too runs as one transaction.
+      // The common case (a success, no failure streak to end) touches the delivery only: it joins the
+      // group commit of successes. Anything touching the endpoint too runs as one transaction.
+      const recordOn = (executor: Executor, store: (recorded: AttemptOutcome) => Promise<boolean>) =>
+        this.record(executor, store, delivery, endpoint, job.attempt, attemptedAt, result, decision);
       outcome =
         decision.kind === 'succeeded' && endpoint.failingSince === null
-          ? await this.record(this.dataSource, delivery, endpoint, job.attempt, attemptedAt, result, decision)
+          ? await recordOn(this.dataSource, (recorded) => this.successes.submit(recorded))
           : await this.dataSource.transaction((manager) =>
-              this.record(manager, delivery, endpoint, job.attempt, attemptedAt, result, decision),
+              recordOn(manager, (recorded) => this.deliveries.recordAttempt(manager, recorded)),
             );
     } catch (error) {
       if (!(error instanceof AttemptSuperseded)) throw error;
@@ -131,8 +138,10 @@ export class DeliveryProcessor {
     return outcome;
   }
 
+  /** The endpoint's side of an attempt on `executor`, then the attempt itself through `store`. */
   private async record(
     executor: Executor,
+    store: (outcome: AttemptOutcome) => Promise<boolean>,
     delivery: Delivery,
     endpoint: Endpoint,
     attempt: number,
@@ -164,7 +173,7 @@ export class DeliveryProcessor {
         : decision.kind === 'retry' && endpointStillEnabled
           ? 'RESCHEDULE'
           : 'FAIL';
-    const recorded = await this.deliveries.recordAttempt(executor, {
+    const attemptOutcome: AttemptOutcome = {
       deliveryId: delivery.deliveryId,
       attempt,
       event,
@@ -178,8 +187,8 @@ export class DeliveryProcessor {
       url: endpoint.url,
       latencyMs: result.latencyMs,
       responseExcerpt: result.responseExcerpt,
-    });
-    if (!recorded) throw new AttemptSuperseded();
+    };
+    if (!(await store(attemptOutcome))) throw new AttemptSuperseded();
     return event === 'SUCCEED' ? 'succeeded' : event === 'RESCHEDULE' ? 'rescheduled' : 'failed';
   }
 
