@@ -10,9 +10,9 @@ import { TokenController } from './modules/auth/token.controller';
 import { TokenService } from './modules/auth/token.service';
 import { commandBusProviders } from './modules/commands/command-bus.provider';
 import { ServiceCalls } from './modules/commands/service-calls';
-import { IdempotencyRepository } from './modules/idempotency/idempotency.repository';
 import { IdempotencyInterceptor } from './modules/idempotency/idempotency.interceptor';
 import { IdempotencyService } from './modules/idempotency/idempotency.service';
+import { IdempotencyStore } from './modules/idempotency/idempotency.store';
 import { AccountsController } from './modules/accounts/accounts.controller';
 import { acquiringControllers, acquiringProviders } from './modules/acquiring';
 import { issuingControllers, issuingProviders } from './modules/issuing';
@@ -45,6 +45,8 @@ export class GatewayModule {
         PlatformModule.forRoot({
           app: 'gateway',
           config,
+          // idempotency_records is no longer written (the records are in Redis, docs/gateway.md); it stays
+          // until every gateway of the release that wrote it is gone, so a rolling deploy does not fail them.
           database: { migrations: [IdempotencyRecords1710000000000] },
           outbox: false,
           redis: true,
@@ -56,7 +58,7 @@ export class GatewayModule {
         TokenService,
         OnBehalfOfResolver,
         AccountEventsListener,
-        IdempotencyRepository,
+        IdempotencyStore,
         IdempotencyService,
         ServiceCalls,
         ...acquiringProviders,

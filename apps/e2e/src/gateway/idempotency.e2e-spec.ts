@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
 import { waitFor } from '@paygrid/testing';
 import { api, SANDBOX, tokenFor } from '../support/api-client';
 import { queryE2eDatabase } from '../support/databases';
@@ -10,10 +11,23 @@ import { e2eKafkaPrefix } from '../support/stack-settings';
 
 /**
  * Idempotency as decisions §3 defines it, against the running stack: replay byte for byte, every
- * mismatch refused with its code, 100 concurrent requests with one key creating one object, and a
- * gateway killed mid-request whose retry completes the original instead of doubling it.
+ * mismatch refused with its code, 100 concurrent requests with one key creating one object, a record
+ * lost from Redis answered by the service's command ledger, and a gateway killed mid-request whose
+ * retry completes the original instead of doubling it.
  */
 const CREATE = '/v1/accounts/create_accounts';
+
+/** The gateway's record of a key, in the e2e stack's Redis (apps/gateway idempotency.store.ts). */
+async function onIdempotencyRecord<T>(key: string, use: (redis: Redis, redisKey: string) => Promise<T>): Promise<T> {
+  const redis = new Redis(process.env.PAYGRID_E2E_REDIS ?? 'redis://127.0.0.1:6379');
+  try {
+    return await use(redis, `paygrid:idempotency:${key}`);
+  } finally {
+    redis.disconnect();
+  }
+}
+const idempotencyRecord = (key: string) => onIdempotencyRecord(key, (redis, redisKey) => redis.hgetall(redisKey));
+const deleteIdempotencyRecord = (key: string) => onIdempotencyRecord(key, (redis, redisKey) => redis.del(redisKey));
 
 async function accountsNamed(nickname: string): Promise<number> {
   const rows = await queryE2eDatabase<{ n: number }>('paygrid_accounts', 'SELECT count(*)::int AS n FROM accounts WHERE nickname = $1', [
@@ -38,6 +52,19 @@ describe('idempotency', () => {
     expect(second.text).toBe(first.text);
     expect(first.headers.get('x-idempotent-replayed')).toBeNull();
     expect(second.headers.get('x-idempotent-replayed')).toBe('true');
+    expect(await accountsNamed(nickname)).toBe(1);
+  });
+
+  it('answers a retry whose record Redis lost from the service command ledger, running nothing twice', async () => {
+    const key = randomUUID();
+    const nickname = `Lost ${key.slice(0, 8)}`;
+    const first = await api('POST', CREATE, { token, body: companySubAccount(nickname), idempotencyKey: key });
+    expect(first.status).toBe(200);
+    await deleteIdempotencyRecord(key); // a flush, a failover that lost the write
+    const retry = await api('POST', CREATE, { token, body: companySubAccount(nickname), idempotencyKey: key });
+    expect(retry.status).toBe(200);
+    // The same result; not the same bytes: the ledger keeps replies as jsonb, which orders their keys anew.
+    expect(retry.body).toEqual(first.body);
     expect(await accountsNamed(nickname)).toBe(1);
   });
 
@@ -82,8 +109,7 @@ describe('idempotency', () => {
     });
     // The query string is not part of the path: same path, same body, so this is a replay.
     expect(withQuery.headers.get('x-idempotent-replayed')).toBe('true');
-    const [record] = await queryE2eDatabase<{ path: string }>('paygrid_gateway', 'SELECT path FROM idempotency_records WHERE idempotency_key = $1', [key]);
-    expect(record.path).toBe('/api/v1/accounts/create_accounts');
+    expect((await idempotencyRecord(key)).path).toBe('/api/v1/accounts/create_accounts');
   });
 
   it('answers invalid_key_format for a key that is not a uuid, and requires a key on POST', async () => {
@@ -147,8 +173,10 @@ describe('idempotency', () => {
       resumeApp('accounts');
       await capture.stop();
     }
-    const [record] = await queryE2eDatabase<{ state: string }>('paygrid_gateway', 'SELECT state FROM idempotency_records WHERE idempotency_key = $1', [key]);
-    expect(record.state).toBe('processing');
+    // Still processing: locked, no response stored.
+    const record = await idempotencyRecord(key);
+    expect(record.locked_until).toBeDefined();
+    expect(record.status).toBeUndefined();
     await startAppAgain('gateway');
 
     const final = await waitFor(

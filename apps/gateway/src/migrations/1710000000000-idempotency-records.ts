@@ -3,6 +3,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Idempotency records (decisions §3). The key is unique platform-wide so that a key reused by another
  * account is recognised and refused rather than silently scoped apart.
+ *
+ * No longer written: the records moved to Redis (idempotency.store.ts). The table is left for the
+ * release after, which drops it once no gateway that writes it can still be running.
  */
 export class IdempotencyRecords1710000000000 implements MigrationInterface {
   name = 'IdempotencyRecords1710000000000';

@@ -6,6 +6,7 @@ import { isUuid } from '@paygrid/ids';
 import { ApiError, envelopeA } from '@paygrid/platform';
 import { AuthenticatedRequest, authOf } from '../../common/authenticated-request';
 import { IdempotencyService } from './idempotency.service';
+import { RequestIdentity } from './idempotency.store';
 
 /**
  * Idempotency for every authenticated POST (decisions §3), so routes stay one line: the key is
@@ -62,19 +63,20 @@ export class IdempotencyInterceptor implements NestInterceptor {
       if (claim.status >= 400) return throwError(() => new ApiError(claim.status, stored));
       return of(stored);
     }
+    const { owner } = claim;
     const held: IdempotencyClaim = { key, commandId: claim.commandId, executed: false };
     request.idempotency = held;
     return next.handle().pipe(
-      mergeMap((result) => from(this.idempotency.complete(key, 200, JSON.stringify(result)).then(() => result))),
-      catchError((error: unknown) => from(this.settleFailure(held, error)).pipe(mergeMap(() => throwError(() => error)))),
+      mergeMap((result) => from(this.idempotency.complete(key, owner, 200, JSON.stringify(result)).then(() => result))),
+      catchError((error: unknown) => from(this.settleFailure(held, owner, error)).pipe(mergeMap(() => throwError(() => error)))),
     );
   }
 
-  private async settleFailure(claim: IdempotencyClaim, error: unknown): Promise<void> {
-    if (!claim.executed) await this.idempotency.forget(claim.key);
+  private async settleFailure(claim: IdempotencyClaim, owner: RequestIdentity, error: unknown): Promise<void> {
+    if (!claim.executed) await this.idempotency.forget(claim.key, owner);
     else if (error instanceof ApiError && error.status < 500) {
-      await this.idempotency.complete(claim.key, error.status, JSON.stringify(error.body));
-    } else await this.idempotency.release(claim.key);
+      await this.idempotency.complete(claim.key, owner, error.status, JSON.stringify(error.body));
+    } else await this.idempotency.release(claim.key, owner);
   }
 }
 

@@ -1,9 +1,8 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { createHash } from 'node:crypto';
-import { Logger } from 'pino';
-import { APP_CONFIG, ApiError, envelopeA, LOGGER } from '@paygrid/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash, createHmac } from 'node:crypto';
+import { APP_CONFIG, ApiError, envelopeA } from '@paygrid/platform';
 import { GatewayConfig } from '../../config';
-import { IdempotencyRepository } from './idempotency.repository';
+import { IdempotencyStore, RequestIdentity } from './idempotency.store';
 
 /**
  * Idempotency as decisions §3 defines it. A key is claimed before the command is sent; the final
@@ -11,8 +10,14 @@ import { IdempotencyRepository } from './idempotency.repository';
  * `request_being_processed`. The command id is derived from (account, key), so when a gateway dies
  * mid-request or a reply times out, the retry that takes the record over re-sends the same command id
  * and the service answers with what it already did instead of doing it twice.
+ *
+ * The record lives in Redis (idempotency.store.ts), not in a database: the services' command ledgers are
+ * the durable record of every effect, so the gateway's only has to answer fast (claim, mismatch, replay).
+ * A record Redis loses costs a re-sent command id, which the ledger answers; never a second effect.
  */
-export type Claim = { kind: 'execute'; commandId: string } | { kind: 'replay'; status: number; body: string };
+export type Claim =
+  | { kind: 'execute'; commandId: string; owner: RequestIdentity }
+  | { kind: 'replay'; status: number; body: string };
 
 export interface ClaimRequest {
   key: string;
@@ -22,90 +27,65 @@ export interface ClaimRequest {
   body: unknown;
 }
 
-const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
-
 @Injectable()
-export class IdempotencyService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private pruner?: NodeJS.Timeout;
+export class IdempotencyService {
   private readonly lockMs: number;
+  private readonly retentionMs: number;
+  private readonly hashKey: Buffer;
 
   constructor(
-    private readonly records: IdempotencyRepository,
-    @Inject(APP_CONFIG) private readonly config: GatewayConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly records: IdempotencyStore,
+    @Inject(APP_CONFIG) config: GatewayConfig,
   ) {
     // Longer than a command may take, so a live request is never taken over by its own retry.
     this.lockMs = config.COMMAND_TIMEOUT_MS + 2000;
-  }
-
-  onApplicationBootstrap(): void {
-    this.pruner = setInterval(() => void this.prune(), PRUNE_INTERVAL_MS);
-    this.pruner.unref();
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.pruner);
+    this.retentionMs = config.IDEMPOTENCY_RETENTION_HOURS * 3600 * 1000;
+    this.hashKey = requestHashKey(config.CARD_TRANSPORT_KEY);
   }
 
   async claim(request: ClaimRequest): Promise<Claim> {
     const commandId = commandIdFor(request.accountId, request.key);
-    const requestHash = hashBody(request.body);
-    const record = { ...request, requestHash, commandId, lockMs: this.lockMs };
-    if (await this.records.insertProcessing(record)) return { kind: 'execute', commandId };
-    if (await this.records.reclaimExpired(record, this.config.IDEMPOTENCY_RETENTION_HOURS)) {
-      return { kind: 'execute', commandId };
-    }
+    const owner: RequestIdentity = {
+      accountId: request.accountId,
+      method: request.method,
+      path: request.path,
+      requestHash: hashBody(request.body, this.hashKey),
+    };
+    const result = await this.records.claim({ ...owner, key: request.key, commandId, lockMs: this.lockMs, retentionMs: this.retentionMs });
+    if (result.kind === 'claimed') return { kind: 'execute', commandId, owner };
+    if (result.kind === 'taken_over') return { kind: 'execute', commandId: result.commandId, owner };
 
-    const existing = await this.records.find(request.key);
-    if (!existing) return this.claim(request); // pruned between our insert and read
-    if (existing.account_id !== request.accountId) {
+    const existing = result.record;
+    if (existing.accountId !== owner.accountId) {
       throw idempotencyError('key_mismatch_account', 'This idempotency key was used by another account');
     }
-    if (existing.method !== request.method || existing.path !== request.path) {
+    if (existing.method !== owner.method || existing.path !== owner.path) {
       throw idempotencyError(
         'key_mismatch_api',
         'This idempotency key was used on another endpoint or method',
       );
     }
-    if (existing.request_hash !== requestHash) {
+    if (existing.requestHash !== owner.requestHash) {
       throw idempotencyError(
         'key_mismatch_params',
         'This idempotency key was used with a different request body',
       );
     }
-    if (existing.state === 'completed') {
-      return {
-        kind: 'replay',
-        status: existing.response_status ?? 200,
-        body: existing.response_body ?? '{}',
-      };
-    }
-    if (await this.records.takeOver(request.key, this.lockMs)) {
-      return { kind: 'execute', commandId: existing.command_id };
-    }
+    if (existing.response) return { kind: 'replay', ...existing.response };
     throw idempotencyError('request_being_processed', 'The request is processing, retry with the same body');
   }
 
-  complete(key: string, status: number, body: string): Promise<void> {
-    return this.records.complete(key, status, body);
+  complete(key: string, owner: RequestIdentity, status: number, body: string): Promise<void> {
+    return this.records.complete(key, owner, status, body);
   }
 
-  release(key: string): Promise<void> {
-    return this.records.release(key);
+  release(key: string, owner: RequestIdentity): Promise<void> {
+    return this.records.release(key, owner);
   }
 
   /** Nothing ran under this claim (the request was refused before execution): store nothing. */
-  forget(key: string): Promise<void> {
-    return this.records.forget(key);
-  }
-
-  private async prune(): Promise<void> {
-    try {
-      const removed = await this.records.pruneOlderThan(this.config.IDEMPOTENCY_RETENTION_HOURS);
-      if (removed > 0) this.logger.info({ removed }, 'pruned idempotency records');
-    } catch (error) {
-      this.logger.warn({ err: error }, 'idempotency pruning failed; will retry next hour');
-    }
+  forget(key: string, owner: RequestIdentity): Promise<void> {
+    return this.records.forget(key, owner);
   }
 }
 
@@ -113,11 +93,24 @@ export function commandIdFor(accountId: string, key: string): string {
   return `cmd_${createHash('sha256').update(`${accountId}\n${key}`).digest('hex').slice(0, 40)}`;
 }
 
-/** Stable across key order, so two SDKs serialising the same params differently still match. */
-export function hashBody(body: unknown): string {
-  return createHash('sha256')
+/**
+ * Stable across key order, so two SDKs serialising the same params differently still match. Keyed
+ * (HMAC), because a body may hold a card number and CVC: an unkeyed hash of one is a guessable stand-in
+ * for the card (architecture rule 7), and the record lives in Redis.
+ */
+export function hashBody(body: unknown, key: Buffer): string {
+  return createHmac('sha256', key)
     .update(canonicalJson(body ?? {}))
     .digest('hex');
+}
+
+/**
+ * A key of its own for the request hash, derived from the card transport key (the secret that already
+ * guards card data at the gateway) so that no new secret has to be deployed. Rotating that key changes
+ * every hash: a retry spanning the rotation is refused with key_mismatch_params (docs/gateway.md).
+ */
+export function requestHashKey(cardTransportKey: Buffer): Buffer {
+  return createHmac('sha256', cardTransportKey).update('paygrid idempotency request hash').digest();
 }
 
 function canonicalJson(value: unknown): string {

@@ -1,0 +1,141 @@
+import { Inject, Injectable } from '@nestjs/common';
+import Redis from 'ioredis';
+import { REDIS } from '@paygrid/platform';
+
+/**
+ * The gateway's idempotency records, in Redis: one hash per key, `paygrid:idempotency:<key>`, that
+ * expires with the retention period (so no pruning job). Each operation is one Lua script, one round
+ * trip: the claim must read, decide and write atomically (a lock that expired is taken over by exactly
+ * one retry), and the writes after it must not re-create a record Redis has dropped (it would then live
+ * without an expiry). Lock times use Redis' clock, the one clock every gateway replica shares.
+ *
+ * Fields: account, method, path, hash (the keyed request hash), command, locked_until (ms, while
+ * processing), status and body (once completed). No request body is stored, only its keyed hash.
+ */
+export const IDEMPOTENCY_KEY_PREFIX = 'paygrid:idempotency:';
+
+export interface RequestIdentity {
+  accountId: string;
+  method: string;
+  path: string;
+  requestHash: string;
+}
+
+export interface NewRecord extends RequestIdentity {
+  key: string;
+  commandId: string;
+  lockMs: number;
+  retentionMs: number;
+}
+
+export interface StoredRecord extends RequestIdentity {
+  commandId: string;
+  /** Set once the request completed: its final status and body. */
+  response?: { status: number; body: string };
+}
+
+/** What a claim found: a fresh record, an expired lock of the same request taken over, or someone else's record. */
+export type ClaimResult = { kind: 'claimed' } | { kind: 'taken_over'; commandId: string } | { kind: 'held'; record: StoredRecord };
+
+const NOW_MS = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+// The same request (account, method, path, hash) whose holder released it or died takes the lock over;
+// anything else is returned for the service to answer (mismatch, replay or request_being_processed).
+const CLAIM = `${NOW_MS}
+local r = redis.call('HMGET', KEYS[1], 'account', 'method', 'path', 'hash', 'command', 'locked_until', 'status', 'body')
+if not r[1] then
+  redis.call('HSET', KEYS[1], 'account', ARGV[1], 'method', ARGV[2], 'path', ARGV[3], 'hash', ARGV[4], 'command', ARGV[5],
+    'locked_until', now + tonumber(ARGV[6]))
+  redis.call('PEXPIRE', KEYS[1], ARGV[7])
+  return {'claimed'}
+end
+if not r[7] and r[1] == ARGV[1] and r[2] == ARGV[2] and r[3] == ARGV[3] and r[4] == ARGV[4] and tonumber(r[6]) <= now then
+  redis.call('HSET', KEYS[1], 'locked_until', now + tonumber(ARGV[6]))
+  return {'taken_over', r[5]}
+end
+return {'held', r[1], r[2], r[3], r[4], r[5], r[7], r[8]}`;
+
+// Writes after the claim touch only the record of this request (same account and hash, still
+// processing): never a record that expired or was lost and claimed again by a different request.
+const OURS = `local r = redis.call('HMGET', KEYS[1], 'account', 'hash', 'status')
+if r[1] ~= ARGV[1] or r[2] ~= ARGV[2] or r[3] then return 0 end`;
+
+const COMPLETE = `${OURS}
+redis.call('HSET', KEYS[1], 'status', ARGV[3], 'body', ARGV[4])
+redis.call('HDEL', KEYS[1], 'locked_until')
+return 1`;
+
+const RELEASE = `${OURS}
+redis.call('HSET', KEYS[1], 'locked_until', 0)
+return 1`;
+
+const FORGET = `${OURS}
+redis.call('DEL', KEYS[1])
+return 1`;
+
+type Script = (key: string, ...args: (string | number)[]) => Promise<unknown>;
+interface IdempotencyScripts {
+  idempotencyClaim: Script;
+  idempotencyComplete: Script;
+  idempotencyRelease: Script;
+  idempotencyForget: Script;
+}
+
+@Injectable()
+export class IdempotencyStore {
+  private readonly scripts: IdempotencyScripts;
+
+  constructor(@Inject(REDIS) redis: Redis) {
+    // defineCommand sends EVALSHA (EVAL once after a Redis restart forgot the script): one round trip.
+    redis.defineCommand('idempotencyClaim', { numberOfKeys: 1, lua: CLAIM });
+    redis.defineCommand('idempotencyComplete', { numberOfKeys: 1, lua: COMPLETE });
+    redis.defineCommand('idempotencyRelease', { numberOfKeys: 1, lua: RELEASE });
+    redis.defineCommand('idempotencyForget', { numberOfKeys: 1, lua: FORGET });
+    this.scripts = redis as unknown as IdempotencyScripts;
+  }
+
+  async claim(record: NewRecord): Promise<ClaimResult> {
+    const reply = (await this.scripts.idempotencyClaim(
+      redisKeyOf(record.key),
+      record.accountId,
+      record.method,
+      record.path,
+      record.requestHash,
+      record.commandId,
+      record.lockMs,
+      record.retentionMs,
+    )) as (string | null)[];
+    if (reply[0] === 'claimed') return { kind: 'claimed' };
+    if (reply[0] === 'taken_over') return { kind: 'taken_over', commandId: String(reply[1]) };
+    const [, accountId, method, path, requestHash, commandId, status, body] = reply.map((field) => field ?? undefined);
+    return {
+      kind: 'held',
+      record: {
+        accountId: accountId ?? '',
+        method: method ?? '',
+        path: path ?? '',
+        requestHash: requestHash ?? '',
+        commandId: commandId ?? '',
+        response: status === undefined ? undefined : { status: Number(status), body: body ?? '{}' },
+      },
+    };
+  }
+
+  async complete(key: string, owner: RequestIdentity, status: number, body: string): Promise<void> {
+    await this.scripts.idempotencyComplete(redisKeyOf(key), owner.accountId, owner.requestHash, status, body);
+  }
+
+  /** Lets the next retry take over at once (the command's outcome is unknown, not final). */
+  async release(key: string, owner: RequestIdentity): Promise<void> {
+    await this.scripts.idempotencyRelease(redisKeyOf(key), owner.accountId, owner.requestHash);
+  }
+
+  /** Removes a claim under which nothing ran (the request failed validation): the key is free again. */
+  async forget(key: string, owner: RequestIdentity): Promise<void> {
+    await this.scripts.idempotencyForget(redisKeyOf(key), owner.accountId, owner.requestHash);
+  }
+}
+
+export function redisKeyOf(key: string): string {
+  return `${IDEMPOTENCY_KEY_PREFIX}${key}`;
+}
