@@ -51,6 +51,8 @@ export class PaymentFlow {
 
   /** The intent with its latest attempt and customer, locked when `lock` (inside a write). */
   async snapshot(executor: Executor, intentId: string, options: { accountId?: string; lock?: boolean } = {}): Promise<Snapshot> {
+    const locked = options.lock ? await this.payments.lockIntentWithLatestAttempt(executor, intentId, options.accountId) : undefined;
+    if (locked) return this.complete(executor, locked.intent, locked.attempt);
     const intent = options.lock
       ? await this.payments.lockIntent(executor, intentId, options.accountId)
       : await this.payments.findIntent(executor, intentId, options.accountId);
@@ -58,8 +60,10 @@ export class PaymentFlow {
     return this.complete(executor, intent);
   }
 
-  async complete(executor: Executor, intent: PaymentIntent): Promise<Snapshot> {
-    const attempt = intent.latestAttemptId ? ((await this.payments.findAttempt(executor, intent.latestAttemptId)) ?? null) : null;
+  /** The intent's snapshot, given the intent and, when already read with it, its latest attempt. */
+  async complete(executor: Executor, intent: PaymentIntent, latest?: PaymentAttempt): Promise<Snapshot> {
+    const attempt =
+      latest ?? (intent.latestAttemptId ? ((await this.payments.findAttempt(executor, intent.latestAttemptId)) ?? null) : null);
     const customer = (await this.customers.find(executor, intent.customerId, intent.accountId)) ?? null;
     return { intent, attempt, customer };
   }
@@ -81,13 +85,16 @@ export class PaymentFlow {
   ): Promise<Snapshot> {
     const attemptId = first ? newId('att') : null;
     const status = first ? deriveIntentStatus({ cancelledAt: null }, { status: 'INITIATED', failureCode: '' }) : 'REQUIRES_PAYMENT_METHOD';
-    const { intent, created } = await this.payments.insertIntent(tx.manager, { ...input, status, latestAttemptId: attemptId });
-    if (!created) return this.complete(tx.manager, intent);
+    const written = await this.payments.insertIntent(
+      tx.manager,
+      { ...input, status, latestAttemptId: attemptId },
+      first && attemptId ? { ...first, id: attemptId } : undefined,
+    );
+    const { intent, attempt } = written;
+    if (!written.created) return this.complete(tx.manager, intent);
     const asCreated: PaymentIntent = { ...intent, status: 'REQUIRES_PAYMENT_METHOD', latestAttemptId: null };
     await this.events.intent(tx.manager, AcquiringEvents.intentCreated, asCreated, null, customer);
-    if (!first || attemptId === null) return { intent, attempt: null, customer };
-    const { attempt } = await this.payments.insertAttempt(tx.manager, newAttemptOf(intent, first, attemptId));
-    await this.events.attempt(tx.manager, intent, attempt);
+    if (attempt) await this.events.attempt(tx.manager, intent, attempt);
     return { intent, attempt, customer };
   }
 

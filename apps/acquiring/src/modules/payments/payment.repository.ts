@@ -64,6 +64,63 @@ interface AttemptRow {
   updated_at: Date;
 }
 
+/**
+ * Every column of payment_attempts (the Record makes the list complete at compile time), for reads that
+ * join an intent with its attempt: the attempt's columns come back as `att__<column>`.
+ */
+const ATTEMPT_COLUMNS = Object.keys({
+  attempt_id: true,
+  payment_intent_id: true,
+  account_id: true,
+  command_id: true,
+  attempt_status: true,
+  amount_minor: true,
+  currency: true,
+  captured_amount_minor: true,
+  refunded_amount_minor: true,
+  auto_capture: true,
+  card: true,
+  saved_card_id: true,
+  three_ds_action: true,
+  processor: true,
+  processor_reference: true,
+  auth_code: true,
+  arn: true,
+  rrn: true,
+  advice_code: true,
+  authentication_data: true,
+  failure_code: true,
+  failure_message: true,
+  cancellation_reason: true,
+  authorized_at: true,
+  completed_at: true,
+  created_at: true,
+  updated_at: true,
+} satisfies Record<keyof AttemptRow, true>) as (keyof AttemptRow)[];
+
+const JOINED_ATTEMPT = ATTEMPT_COLUMNS.map((column) => `a.${column} AS att__${column}`).join(', ');
+
+const INSERT_INTENT = `INSERT INTO payment_intents (payment_intent_id, account_id, master_account_id, create_command_id,
+    amount_minor, currency, status, description, merchant_order_id, return_url, metadata, payment_orders, customer_id,
+    client_secret, client_secret_expires_at, ip_address, browser_info, latest_attempt_id)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+  ON CONFLICT (create_command_id) DO NOTHING`;
+
+/** The intent and its first attempt ($19–$25; amount, currency and account are the intent's). */
+const INSERT_INTENT_WITH_ATTEMPT = `WITH i AS (${INSERT_INTENT} RETURNING *), a AS (
+    INSERT INTO payment_attempts (attempt_id, payment_intent_id, account_id, command_id, attempt_status, amount_minor,
+      currency, auto_capture, card, saved_card_id, three_ds_action, processor)
+    SELECT $19, i.payment_intent_id, i.account_id, $20, 'INITIATED', i.amount_minor, i.currency, $21::boolean, $22::jsonb,
+      $23, $24, $25
+      FROM i
+    RETURNING *
+  )
+  SELECT i.*, ${JOINED_ATTEMPT} FROM i LEFT JOIN a ON a.payment_intent_id = i.payment_intent_id`;
+
+function attemptOfJoined(row: Record<string, unknown>): PaymentAttempt {
+  return toAttempt(Object.fromEntries(ATTEMPT_COLUMNS.map((column) => [column, row[`att__${column}`]])) as unknown as AttemptRow);
+}
+
 const date = (value: Date | null): Date | null => (value === null ? null : new Date(value));
 
 export function toIntent(row: IntentRow): PaymentIntent {
@@ -161,6 +218,9 @@ export interface NewAttempt {
   processor: string;
 }
 
+/** An intent's first attempt, inserted with it: amount, currency and account are the intent's. */
+export type FirstAttempt = Omit<NewAttempt, 'intentId' | 'accountId' | 'amountMinor' | 'currency'>;
+
 export interface IntentFilter {
   accountId: string;
   status?: IntentStatus;
@@ -197,42 +257,53 @@ export type IntentChanges = Partial<{
 
 @Injectable()
 export class PaymentRepository {
-  /** Inserts the intent; when the command already created one (a retry), returns that one instead. */
-  async insertIntent(executor: Executor, intent: NewIntent): Promise<{ intent: PaymentIntent; created: boolean }> {
-    const inserted = rowsOf<IntentRow>(
-      await executor.query(
-        `INSERT INTO payment_intents (payment_intent_id, account_id, master_account_id, create_command_id, amount_minor,
-           currency, status, description, merchant_order_id, return_url, metadata, payment_orders, customer_id,
-           client_secret, client_secret_expires_at, ip_address, browser_info, latest_attempt_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
-         ON CONFLICT (create_command_id) DO NOTHING RETURNING *`,
-        [
-          intent.id,
-          intent.accountId,
-          intent.masterAccountId,
-          intent.createCommandId,
-          intent.amountMinor.toString(),
-          intent.currency,
-          intent.status,
-          intent.description,
-          intent.merchantOrderId,
-          intent.returnUrl,
-          JSON.stringify(intent.metadata),
-          intent.paymentOrders === null ? null : JSON.stringify(intent.paymentOrders),
-          intent.customerId,
-          intent.clientSecret,
-          intent.clientSecretExpiresAt,
-          intent.ipAddress,
-          intent.browserInfo === null ? null : JSON.stringify(intent.browserInfo),
-          intent.latestAttemptId,
-        ],
-      ),
+  /**
+   * Inserts the intent and, when given, its first attempt in one statement (the attempt's insert reads
+   * the intent's RETURNING, so it happens only if the intent was inserted; the attempt's foreign key is
+   * checked at the end of the statement, when both rows exist). When the command already created the
+   * intent (a retry), nothing is inserted and that intent is returned instead, with created: false (its
+   * attempt is the caller's to read).
+   */
+  async insertIntent(
+    executor: Executor,
+    intent: NewIntent,
+    first?: FirstAttempt,
+  ): Promise<{ intent: PaymentIntent; attempt: PaymentAttempt | null; created: boolean }> {
+    const params: unknown[] = [
+      intent.id,
+      intent.accountId,
+      intent.masterAccountId,
+      intent.createCommandId,
+      intent.amountMinor.toString(),
+      intent.currency,
+      intent.status,
+      intent.description,
+      intent.merchantOrderId,
+      intent.returnUrl,
+      JSON.stringify(intent.metadata),
+      intent.paymentOrders === null ? null : JSON.stringify(intent.paymentOrders),
+      intent.customerId,
+      intent.clientSecret,
+      intent.clientSecretExpiresAt,
+      intent.ipAddress,
+      intent.browserInfo === null ? null : JSON.stringify(intent.browserInfo),
+      intent.latestAttemptId,
+    ];
+    if (first) {
+      params.push(first.id, first.commandId, first.autoCapture, JSON.stringify(first.card), first.savedCardId, first.threeDsAction, first.processor);
+    }
+    const [row] = rowsOf<IntentRow & Record<string, unknown>>(
+      await executor.query(first ? INSERT_INTENT_WITH_ATTEMPT : `${INSERT_INTENT} RETURNING *`, params),
     );
-    if (inserted[0]) return { intent: toIntent(inserted[0]), created: true };
+    if (row) {
+      const attempt = first ? attemptOfJoined(row) : null;
+      if (first && attempt?.id !== first.id) throw new Error(`PaymentAttempt ${first.id} was not inserted with its intent`);
+      return { intent: toIntent(row), attempt, created: true };
+    }
     const [existing] = rowsOf<IntentRow>(
       await executor.query('SELECT * FROM payment_intents WHERE create_command_id = $1', [intent.createCommandId]),
     );
-    return { intent: toIntent(existing), created: false };
+    return { intent: toIntent(existing), attempt: null, created: false };
   }
 
   async findIntent(executor: Executor, id: string, accountId?: string): Promise<PaymentIntent | undefined> {
@@ -254,6 +325,33 @@ export class PaymentRepository {
       ),
     );
     return row ? toIntent(row) : undefined;
+  }
+
+  /**
+   * The intent and its latest attempt, both locked, in one statement (lockIntent then findAttempt in
+   * one round trip). The attempt is locked too, not only joined: a statement reads other rows from the
+   * snapshot it took before waiting for the intent's lock, so a joined attempt that a writer changed
+   * meanwhile would be stale; locking it makes Postgres fetch its newest version (and re-check the
+   * join against the newest intent). Only writers that hold the intent's lock update an attempt, so
+   * this lock never waits on anyone the intent's did not; NO KEY UPDATE leaves foreign-key checks
+   * (a refund or settlement referencing the attempt) unblocked. Undefined when the intent is missing,
+   * has no attempt yet, or its latest attempt changed while this waited: the caller then reads them
+   * one at a time.
+   */
+  async lockIntentWithLatestAttempt(
+    executor: Executor,
+    id: string,
+    accountId?: string,
+  ): Promise<{ intent: PaymentIntent; attempt: PaymentAttempt } | undefined> {
+    const [row] = rowsOf<IntentRow & Record<string, unknown>>(
+      await executor.query(
+        `SELECT i.*, ${JOINED_ATTEMPT} FROM payment_intents i JOIN payment_attempts a ON a.attempt_id = i.latest_attempt_id
+          WHERE i.payment_intent_id = $1 AND ($2::text IS NULL OR i.account_id = $2)
+            FOR UPDATE OF i FOR NO KEY UPDATE OF a`,
+        [id, accountId ?? null],
+      ),
+    );
+    return row ? { intent: toIntent(row), attempt: attemptOfJoined(row) } : undefined;
   }
 
   async findIntentByClientSecret(executor: Executor, clientSecret: string): Promise<PaymentIntent | undefined> {

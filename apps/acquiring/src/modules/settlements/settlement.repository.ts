@@ -40,55 +40,65 @@ function toSettlement(row: SettlementRow): Settlement {
   };
 }
 
+interface InsertedRow {
+  settlement_batch_id: string;
+  created_at: Date;
+}
+
+/** $1 settlement id, $2 a new batch's id, $3 settlement date, then the settlement's columns. */
+const INSERT_IN_BATCH = `
+  WITH new_batch AS (
+    INSERT INTO settlement_batches (settlement_batch_id, account_id, currency, settlement_date)
+    VALUES ($2, $6, $8, $3::date) ON CONFLICT (account_id, currency, settlement_date) DO NOTHING
+    RETURNING settlement_batch_id
+  ), batch AS (
+    SELECT settlement_batch_id FROM new_batch
+    UNION ALL
+    SELECT settlement_batch_id FROM settlement_batches WHERE account_id = $6 AND currency = $8 AND settlement_date = $3::date
+    LIMIT 1
+  )
+  INSERT INTO settlements (settlement_id, settlement_batch_id, payment_intent_id, payment_attempt_id, account_id,
+    master_account_id, currency, amount_minor, fee_minor, net_minor, status, settled_at)
+  SELECT $1, batch.settlement_batch_id, $4, $5, $6, $7, $8, $9::bigint, $10::bigint, $11::bigint, 'SUCCEEDED', $12::timestamptz
+    FROM batch
+  ON CONFLICT (payment_attempt_id) DO NOTHING
+  RETURNING settlement_batch_id, created_at`;
+
 const SELECT = `SELECT s.*, i.merchant_order_id FROM settlements s
   JOIN payment_intents i ON i.payment_intent_id = s.payment_intent_id`;
 
 @Injectable()
 export class SettlementRepository {
-  /** The batch of one account's captures in one currency on one (UTC) settlement day. */
-  async batchFor(executor: Executor, accountId: string, currency: string, settledAt: Date): Promise<string> {
-    const day = settledAt.toISOString().slice(0, 10);
-    await executor.query(
-      `INSERT INTO settlement_batches (settlement_batch_id, account_id, currency, settlement_date)
-       VALUES ($1, $2, $3, $4) ON CONFLICT (account_id, currency, settlement_date) DO NOTHING`,
-      [newId('stb'), accountId, currency, day],
-    );
-    const [row] = await executor.query(
-      'SELECT settlement_batch_id FROM settlement_batches WHERE account_id = $1 AND currency = $2 AND settlement_date = $3',
-      [accountId, currency, day],
-    );
-    return row.settlement_batch_id;
-  }
-
-  /** One settlement per attempt: a second run of the job inserts nothing and gets undefined. */
-  async insert(
-    executor: Executor,
-    settlement: Omit<Settlement, 'merchantOrderId' | 'createdAt'>,
-  ): Promise<Settlement | undefined> {
-    const inserted = rowsOf<{ settlement_id: string }>(
-      await executor.query(
-        `INSERT INTO settlements (settlement_id, settlement_batch_id, payment_intent_id, payment_attempt_id, account_id,
-           master_account_id, currency, amount_minor, fee_minor, net_minor, status, settled_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'SUCCEEDED', $11)
-         ON CONFLICT (payment_attempt_id) DO NOTHING RETURNING settlement_id`,
-        [
-          settlement.id,
-          settlement.batchId,
-          settlement.intentId,
-          settlement.attemptId,
-          settlement.accountId,
-          settlement.masterAccountId,
-          settlement.currency,
-          settlement.amountMinor.toString(),
-          settlement.feeMinor.toString(),
-          settlement.netMinor.toString(),
-          settlement.settledAt,
-        ],
-      ),
-    );
-    if (!inserted[0]) return undefined;
-    const [row] = rowsOf<SettlementRow>(await executor.query(`${SELECT} WHERE s.settlement_id = $1`, [settlement.id]));
-    return toSettlement(row);
+  /**
+   * Records the settlement of one attempt in its account's batch for the currency and (UTC) settlement
+   * day, creating the batch with the day's first settlement: one statement, nothing read back (the
+   * caller knows every field but the batch id and created_at, which it returns). One settlement per
+   * attempt: a second run of the job inserts nothing and gets undefined.
+   *
+   * The batch CTE reads the statement's snapshot, so a batch another transaction committed while this
+   * statement waited on it is not seen and nothing is inserted: the statement is then run once more,
+   * with a fresh snapshot that sees that batch (and still finds a settlement that already exists).
+   */
+  async insert(executor: Executor, settlement: Omit<Settlement, 'batchId' | 'createdAt'>): Promise<Settlement | undefined> {
+    const params = [
+      settlement.id,
+      newId('stb'),
+      settlement.settledAt.toISOString().slice(0, 10),
+      settlement.intentId,
+      settlement.attemptId,
+      settlement.accountId,
+      settlement.masterAccountId,
+      settlement.currency,
+      settlement.amountMinor.toString(),
+      settlement.feeMinor.toString(),
+      settlement.netMinor.toString(),
+      settlement.settledAt,
+    ];
+    const inserted =
+      rowsOf<InsertedRow>(await executor.query(INSERT_IN_BATCH, params))[0] ??
+      rowsOf<InsertedRow>(await executor.query(INSERT_IN_BATCH, params))[0];
+    if (!inserted) return undefined;
+    return { ...settlement, batchId: inserted.settlement_batch_id, createdAt: new Date(inserted.created_at) };
   }
 
   /** Only successful settlements are ever listed (spec 4.10). */

@@ -70,9 +70,9 @@ export class SettlementService {
       const settledAt = new Date();
       const settlement = await this.settlements.insert(tx.manager, {
         id: newId('stl'),
-        batchId: await this.settlements.batchFor(tx.manager, current.accountId, current.currency, settledAt),
         intentId: current.intentId,
         attemptId,
+        merchantOrderId: snapshot.intent.merchantOrderId,
         accountId: current.accountId,
         masterAccountId: snapshot.intent.masterAccountId,
         currency: current.currency,
