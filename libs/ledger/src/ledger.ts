@@ -22,6 +22,7 @@ import {
   PostResult,
 } from './ledger-types';
 import { postEntry } from './post-entry';
+import { postEntries } from './post-entries';
 
 export interface LedgerOptions {
   /** Buckets whose accounts may hold a negative balance; all others may not. */
@@ -47,6 +48,17 @@ export class Ledger {
    */
   async post(executor: LedgerExecutor, entry: NewLedgerEntry): Promise<PostResult> {
     return postEntry(executor, planEntry(entry, this.negativeBuckets));
+  }
+
+  /**
+   * Posts `entries` in order with ONE statement and reads nothing back (post-entries.ts): for a caller that needs
+   * only to know, per entry, whether this call created it (false: its reference was stored already, or came
+   * earlier in `entries`). Same refusals as `post`, for the batch as a whole: InsufficientFundsError when an entry,
+   * at its place in the sequence, would take a guarded bucket below zero (roll the transaction back), and
+   * LedgerReferenceConflictError when a repeated reference is a different movement.
+   */
+  async postAll(executor: LedgerExecutor, entries: readonly NewLedgerEntry[]): Promise<boolean[]> {
+    return postEntries(executor, entries.map((entry) => planEntry(entry, this.negativeBuckets)));
   }
 
   balance(executor: LedgerExecutor, account: LedgerAccountKey): Promise<bigint> {

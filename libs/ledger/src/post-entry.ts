@@ -29,7 +29,8 @@ import { bigintFromDb, dateFromDb, jsonFromDb } from './db-values';
 import { EntryPlan, accountKeyOf } from './entry-plan';
 import { InsufficientFundsError, LedgerReferenceConflictError } from './ledger-errors';
 import { findEntry } from './ledger-reads';
-import { LedgerEntry, LedgerExecutor, LedgerPosting, NewPosting, PostResult } from './ledger-types';
+import { movementOf } from './post-entries';
+import { LedgerEntry, LedgerExecutor, LedgerPosting, PostResult } from './ledger-types';
 
 const POST_ENTRY_SQL = `
 WITH entry AS (
@@ -172,12 +173,4 @@ async function storedRepeat(executor: LedgerExecutor, plan: EntryPlan): Promise<
     throw new LedgerReferenceConflictError(plan.reference, stored.entryId);
   }
   return stored;
-}
-
-/** The lines as a comparable string, independent of their order. */
-function movementOf(lines: readonly NewPosting[]): string {
-  const described = lines.map((line) =>
-    JSON.stringify([line.ownerId, line.currency, line.bucket, line.amountMinor.toString()]),
-  );
-  return JSON.stringify(described.sort());
 }
