@@ -172,7 +172,14 @@ export class PlatformModule {
     if (options.redis) {
       providers.push({
         provide: REDIS,
-        useFactory: () => new Redis(options.config.REDIS_URL, { maxRetriesPerRequest: 2, connectionName: options.app }),
+        // Auto-pipelining: commands issued in the same tick (concurrent requests' rate limits, idempotency
+        // claims) leave in one write, one syscall, instead of one each; order per connection is unchanged.
+        useFactory: () =>
+          new Redis(options.config.REDIS_URL, {
+            maxRetriesPerRequest: 2,
+            connectionName: options.app,
+            enableAutoPipelining: true,
+          }),
       });
       checkDeps.push(REDIS);
     }
