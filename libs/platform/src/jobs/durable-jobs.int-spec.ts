@@ -72,6 +72,24 @@ class TestJobs {
     if (run.attempt < 3) throw new Error(`flaky run ${run.attempt}`);
   }
 
+  /**
+   * Records its effect and its completion in one transaction: the first run's transaction rolls back
+   * (nothing recorded, retried); the second commits, then throws, which must retry nothing.
+   */
+  @HandleJob('test_in_transaction')
+  async inTransaction(subjectId: string, run: JobRunInfo): Promise<void> {
+    await runInTransaction(this.dataSource, logger, async (tx) => {
+      await tx.manager.query('INSERT INTO job_effects (kind, subject_id, attempt) VALUES ($1, $2, $3)', [
+        run.kind,
+        subjectId,
+        run.attempt,
+      ]);
+      await run.completeIn?.(tx);
+      if (run.attempt === 1) throw new Error('roll back the first run');
+    });
+    throw new Error('fails after its transaction committed');
+  }
+
   @HandleJob('test_broken')
   async broken(subjectId: string, run: JobRunInfo): Promise<void> {
     await this.record(subjectId, run);
@@ -320,6 +338,18 @@ describe('durable jobs', () => {
     );
     const metrics = await replicaA.get(Metrics).registry.metrics();
     expect(metrics).toMatch(/paygrid_durable_jobs\{status="failed",app="payouts"\} 1/);
+  });
+
+  it("completes a run in the handler's own transaction: rolled back with it, and final once committed", async () => {
+    const [subject] = subjectsOf('in-transaction', 1);
+    await schedule([{ kind: 'test_in_transaction', subjectId: subject, dueAt: new Date() }]);
+    await waitFor(async () => (await jobsOf([subject]))[0]?.status === 'done', {
+      timeoutMs: 20_000,
+      what: 'the run to be done',
+    });
+    // Attempt 1 rolled back with its completion; attempt 2 committed both, and its later throw retried nothing.
+    expect((await jobsOf([subject]))[0]).toMatchObject({ status: 'done', attempts: 2 });
+    expect(await effectsOf([subject])).toEqual(new Map([[subject, 1]]));
   });
 
   it('refuses to boot when two handlers claim a kind, or a pending job has no handler', async () => {

@@ -15,7 +15,8 @@ import { backoffDelayMs, bullJobIdOf, JobRunInfo, ResolvedJobsOptions, runDataOf
  * 1. claim the run in Postgres (attempts n - 1 → n, under a lease): a stale or duplicated job, or one a
  *    live worker already holds, stops here having run nothing;
  * 2. run the handler, renewing the lease while it runs;
- * 3. record the outcome conditionally on the run: `done`; or, if it threw, the next run after a backoff
+ * 3. record the outcome conditionally on the run: `done` (unless the handler recorded it in its own last
+ *    transaction, `JobRunInfo.completeIn`: one commit fewer); or, if it threw, the next run after a backoff
  *    (enqueued at once, and due again in Postgres should that enqueue be lost); or `failed` with its
  *    error once `maxAttempts` runs failed.
  * A process killed between 2 and 3 leaves the run leased; once the lease expires the reconciler
@@ -68,7 +69,18 @@ export class JobRunner {
   private async runRecorded(run: JobRunInfo): Promise<RunOutcome> {
     const claimed = await this.store.claim(this.dataSource, run.id, run.attempt, this.options.leaseMs);
     if (!claimed) return this.count(run.kind, 'stale');
-    const info: JobRunInfo = { ...run, kind: claimed.kind };
+    let completedByHandler = false;
+    const info: JobRunInfo = {
+      ...run,
+      kind: claimed.kind,
+      completeIn: async (tx) => {
+        if (!(await this.store.complete(tx.manager, run.id, run.attempt))) return;
+        tx.afterCommit(() => {
+          completedByHandler = true;
+          lease.stop(); // a done run has no lease to renew
+        });
+      },
+    };
     const lease = this.keepLease(info);
     try {
       const handler = this.registry.handlerOf(claimed.kind);
@@ -76,9 +88,18 @@ export class JobRunner {
       await handler(claimed.subjectId, info);
     } catch (error) {
       lease.stop();
+      if (completedByHandler) {
+        // Its transaction recorded it done: what failed after that cannot be retried by the run.
+        this.logger.warn(
+          { err: error, kind: info.kind, id: info.id },
+          'job run threw after it was recorded done',
+        );
+        return this.count(info.kind, 'succeeded');
+      }
       return this.afterFailure(info, claimed.subjectId, error);
     }
     lease.stop();
+    if (completedByHandler) return this.count(info.kind, 'succeeded');
     if (!(await this.store.complete(this.dataSource, info.id, info.attempt))) {
       this.logger.warn(
         { kind: info.kind, id: info.id, attempt: info.attempt },

@@ -1,4 +1,5 @@
 import { Executor } from '../database/data-source';
+import { TransactionContext } from '../database/transaction-context';
 
 /**
  * The vocabulary of durable jobs (docs/platform.md, "Durable jobs"). A job is a Postgres record that
@@ -59,7 +60,14 @@ export interface JobRun {
 }
 
 /** What a handler learns besides the subject: which run this is. */
-export type JobRunInfo = Pick<JobRun, 'kind' | 'id' | 'attempt'>;
+export type JobRunInfo = Pick<JobRun, 'kind' | 'id' | 'attempt'> & {
+  /**
+   * Records this run done inside the handler's own transaction, as its last write, so the runner spends
+   * no commit of its own on it (a durable_jobs kind only). Call it only where nothing after that
+   * transaction can fail the run: once it commits, the run is done and a later throw retries nothing.
+   */
+  completeIn?: (tx: TransactionContext) => Promise<void>;
+};
 
 export type JobHandler = (subjectId: string, run: JobRunInfo) => Promise<unknown>;
 

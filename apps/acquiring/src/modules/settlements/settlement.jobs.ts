@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { HandleJob } from '@paygrid/platform';
+import { HandleJob, JobRunInfo } from '@paygrid/platform';
 import { SettlementService } from './settlement.service';
 
 /** The delayed work of settlements: clearing a capture (idempotent: one settlement per attempt). */
@@ -8,7 +8,7 @@ export class SettlementJobs {
   constructor(private readonly settlements: SettlementService) {}
 
   @HandleJob('settle_capture')
-  settleCapture(attemptId: string): Promise<void> {
-    return this.settlements.settle(attemptId);
+  settleCapture(attemptId: string, run: JobRunInfo): Promise<void> {
+    return this.settlements.settle(attemptId, run);
   }
 }

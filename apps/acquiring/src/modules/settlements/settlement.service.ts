@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AcquiringEvents, Actor, EventTopics, ListSettlementsPayload, Page, SettledTotalsView, SettlementView } from '@paygrid/contracts';
 import { newId } from '@paygrid/ids';
-import { appendToOutbox } from '@paygrid/platform';
+import { appendToOutbox, JobRunInfo } from '@paygrid/platform';
 import { pageOf, pageWindow, timeFilter } from '../../common/paging';
 import { Transactions } from '../../common/transactions';
 import { CARD_CONNECTOR, CardConnector } from '../connectors/connector';
@@ -51,8 +51,11 @@ export class SettlementService {
     };
   }
 
-  /** The job: clear at the processor, then record the settlement and SETTLED in one transaction. */
-  async settle(attemptId: string): Promise<void> {
+  /**
+   * The job: clear at the processor, then record the settlement, SETTLED and the run's completion in one
+   * transaction.
+   */
+  async settle(attemptId: string, run?: JobRunInfo): Promise<void> {
     const attempt = await this.payments.findAttempt(this.dataSource, attemptId);
     if (!attempt || attempt.status !== 'CAPTURE_REQUESTED') return;
     const { arn } = await this.connector.clear({
@@ -92,6 +95,7 @@ export class SettlementService {
         master_account_id: settlement.masterAccountId,
         data: presentSettlement(settlement),
       });
+      await run?.completeIn?.(tx);
     });
   }
 }

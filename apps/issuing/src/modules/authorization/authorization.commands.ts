@@ -6,7 +6,7 @@ import {
   TransactionRef,
 } from '@paygrid/contracts';
 import { Inject, Injectable } from '@nestjs/common';
-import { Errors, HandleCommand, HandleJob, StagedContext, WriteContext } from '@paygrid/platform';
+import { Errors, HandleCommand, HandleJob, JobRunInfo, StagedContext, WriteContext } from '@paygrid/platform';
 import { ISSUING_CONFIG, IssuingConfig } from '../../config';
 import { AuthorizationService, CLEARING_JOB } from './authorization.service';
 
@@ -49,7 +49,7 @@ export class AuthorizationCommands {
   }
 
   @HandleJob(CLEARING_JOB)
-  clear(transactionId: string): Promise<void> {
-    return this.authorizations.clear(transactionId);
+  clear(transactionId: string, run: JobRunInfo): Promise<void> {
+    return this.authorizations.clear(transactionId, run);
   }
 }

@@ -16,7 +16,7 @@ import {
 import { uuidV4 } from '@paygrid/ids';
 import { InsufficientFundsError } from '@paygrid/ledger';
 import { parseMajorNumber, toMajorNumber } from '@paygrid/money';
-import { DurableJobs, LOGGER, runInTransaction, StagedContext, TransactionContext } from '@paygrid/platform';
+import { DurableJobs, JobRunInfo, LOGGER, runInTransaction, StagedContext, TransactionContext } from '@paygrid/platform';
 import { ISSUING_CONFIG, IssuingConfig } from '../../config';
 import { CardErrors } from '../../common/issuing-errors';
 import { CardRepository } from '../cards/card.repository';
@@ -117,7 +117,8 @@ export class AuthorizationService {
   }
 
   /** The clearing job: the hold posts to the network (once; a reversed or cleared one is left alone). */
-  async clear(transactionId: string): Promise<void> {
+  /** The clearing job: the hold becomes a clearing, with the run's completion, in one transaction. */
+  async clear(transactionId: string, run?: JobRunInfo): Promise<void> {
     await runInTransaction(this.dataSource, this.logger, async (tx) => {
       const authorization = await this.transactions.findById(tx.manager, transactionId, { lock: true });
       if (!authorization || authorization.holdState !== 'HELD') return;
@@ -129,6 +130,7 @@ export class AuthorizationService {
       if (!cleared) throw new Error(`authorization ${transactionId} left HELD under its lock`);
       await recordTransactionEvent(tx.manager, cleared, IssuingTransactionEvents.clearing);
       if (card?.usageType === 'ONE_TIME' && card.autoCancelTrigger === 'ON_CAPTURE') await this.cancelOneTime(tx, card, 'ON_CAPTURE');
+      await run?.completeIn?.(tx);
     });
   }
 
