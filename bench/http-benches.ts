@@ -6,7 +6,7 @@ import { round } from './stats';
  * HTTP load through the gateway with autocannon (closed loop, keep-alive): the no-op baseline
  * (Fastify + Nest + error filter + metrics hook, nothing else) and an authenticated, idempotent
  * request that does no domain work (token check, revocation + rate-limit round trip to Redis, the
- * idempotency record written and completed in Postgres). Their difference is the gateway's own cost.
+ * idempotency record claimed and completed in Redis, one script each). Their difference is the gateway's own cost.
  */
 const DURATION_SECONDS = 10;
 /** Connections by default; issue 12's echo target is also measured at 64. */
