@@ -44,12 +44,17 @@ export class PayoutsModule {
           config,
           database: { migrations: [Payouts1750000000000, LedgerTables, PayoutRailOnDurableJobs1750000000002] },
           commands: true,
-          // The bank rail's steps. The lease is how long a SIGKILLed worker's step waits before it reruns.
+          // The bank rail's steps. The lease is how long a SIGKILLed worker's step waits before it reruns:
+          // also when the kill came after BullMQ made the job active and before the step's claim, where only
+          // BullMQ's stalled check (lock and check interval: up to twice this value) frees it. At its 30 s
+          // default, such a step reran ~60 s later however short the lease (the e2e fault test once timed out
+          // on it).
           jobs: {
             queue: PAYOUTS_JOB_QUEUE,
             prefix: config.JOBS_PREFIX,
             reconcileIntervalMs: config.JOBS_RECONCILE_INTERVAL_MS,
             leaseMs: config.JOBS_LEASE_MS,
+            stalledIntervalMs: Math.min(30_000, config.JOBS_LEASE_MS),
           },
           // A payout the balance cannot cover is a 400, not a 500.
           commandErrors: mapPayoutsError,
