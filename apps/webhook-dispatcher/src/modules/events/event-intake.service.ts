@@ -1,18 +1,16 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { Consumer, Kafka, KafkaMessage } from 'kafkajs';
+import { Kafka } from 'kafkajs';
 import { Logger } from 'pino';
-import { DomainEvent, EventFormatError, parseDomainEvent } from '@paygrid/contracts';
+import { DomainEvent, EventFamily, EventTopics } from '@paygrid/contracts';
 import {
   claimInboxEvents,
-  CONSUMER_DEFAULTS,
   ConsumerHealth,
+  EventBatchSubscriber,
   KAFKA,
   KafkaNames,
   LOGGER,
   Metrics,
-  SupervisedConsumer,
-  traceEventBatch,
 } from '@paygrid/platform';
 import {
   ClaimedDelivery,
@@ -24,7 +22,7 @@ import { EndpointRepository, FanOutCandidate } from '../endpoints/endpoint.repos
 import { matchesEventFilter } from '../endpoints/event-filter';
 import { DeliveryQueue } from '../sending/delivery-queue';
 import { DirectSends } from '../sending/direct-sends';
-import { EventRepository } from './event.repository';
+import { EventRepository, StoredEventRow } from './event.repository';
 import { isDeliverable, serializeWebhookBody } from './webhook-body';
 
 /**
@@ -36,14 +34,13 @@ import { isDeliverable, serializeWebhookBody } from './webhook-body';
  * After the commit, the deliveries inserted leased get their first attempt from this process
  * (direct-sends.ts), and the others are enqueued (if that fails, the reconciler enqueues them from Postgres).
  *
- * Messages are taken a batch at a time (up to INTAKE_CHUNK per transaction, one commit instead of one
- * per event: the intake is the dispatcher's throughput limit), and an offset is committed only after
- * its chunk committed, so a crash re-reads at most the chunk in flight and the inbox absorbs it. A
- * malformed message can never succeed: it is logged and skipped, as the platform's EventSubscriber does.
+ * Messages are taken a chunk at a time by the platform's EventBatchSubscriber (up to INTAKE_CHUNK per
+ * transaction, one commit instead of one per event: the intake is the dispatcher's throughput limit); an
+ * offset is committed only after its chunk committed, so a crash re-reads at most the chunk in flight and
+ * the inbox absorbs it; a malformed message is logged and skipped; the consumer is supervised.
  *
  * The consumer group starts from the earliest offset on first start: a new dispatcher deployment must
- * not miss events published before it joined. The consumer is supervised (readiness is down while it
- * does not consume; after a crash kafkajs gives up on, a fresh one starts).
+ * not miss events published before it joined.
  */
 export const INTAKE_CONSUMER = 'webhook-intake';
 const INTAKE_CHUNK = 200;
@@ -51,7 +48,7 @@ const INTAKE_CHUNK = 200;
 /** One event for one endpoint, with what its first attempt will need. */
 interface DeliveryTarget {
   pair: NewDelivery;
-  event: DomainEvent;
+  stored: StoredEventRow;
   candidate: FanOutCandidate;
 }
 
@@ -62,7 +59,7 @@ interface IncomingEvent {
 
 @Injectable()
 export class EventIntakeService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private supervisor?: SupervisedConsumer;
+  private subscriber?: EventBatchSubscriber;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -79,34 +76,19 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const supervisor = this.health.supervise({
-      name: INTAKE_CONSUMER,
-      create: () => this.kafka.consumer({ groupId: this.names.group(INTAKE_CONSUMER), ...CONSUMER_DEFAULTS }),
-      run: (consumer) => this.consume(consumer),
-    });
-    await supervisor.start();
-    this.supervisor = supervisor;
+    this.subscriber = new EventBatchSubscriber(
+      this.kafka,
+      { names: this.names, group: INTAKE_CONSUMER, families: Object.keys(EventTopics) as EventFamily[] },
+      (events, topic) => this.storeAll(events.map((event) => ({ event, topic }))),
+      this.logger,
+      this.metrics,
+      { chunkSize: INTAKE_CHUNK, health: this.health },
+    );
+    await this.subscriber.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.supervisor?.stop();
-  }
-
-  private async consume(consumer: Consumer): Promise<void> {
-    await consumer.subscribe({ topics: this.names.eventTopics(), fromBeginning: true });
-    await consumer.run({
-      partitionsConsumedConcurrently: 3,
-      eachBatchAutoResolve: false,
-      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-        for (let start = 0; start < batch.messages.length; start += INTAKE_CHUNK) {
-          if (!isRunning() || isStale()) return;
-          const chunk = batch.messages.slice(start, start + INTAKE_CHUNK);
-          await traceEventBatch(batch.topic, chunk, () => this.storeChunk(batch.topic, chunk));
-          resolveOffset(chunk[chunk.length - 1].offset);
-          await heartbeat();
-        }
-      },
-    });
+    await this.subscriber?.stop();
   }
 
   /**
@@ -132,8 +114,13 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
             !taken.has(item.event.event_id) &&
             taken.add(item.event.event_id),
         );
-        await this.events.insertMany(manager, accepted);
-        const targets = await this.fanOut(manager, accepted.map((item) => item.event).filter(isDeliverable));
+        // Each body serialised once: stored with the event, sent by its direct first attempts.
+        const withBodies = accepted.map((item) => ({ ...item, body: serializeWebhookBody(item.event) }));
+        await this.events.insertMany(manager, withBodies);
+        const targets = await this.fanOut(
+          manager,
+          withBodies.filter((item) => isDeliverable(item.event)),
+        );
         reserved = this.direct.reserve(targets.length);
         const inserted = await this.deliveries.insertMany(
           manager,
@@ -165,10 +152,11 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
   }
 
   /** Which endpoints get each event (endpoints looked up once per account of the chunk). */
-  private async fanOut(manager: EntityManager, events: DomainEvent[]): Promise<DeliveryTarget[]> {
+  private async fanOut(manager: EntityManager, events: StoredEventRow[]): Promise<DeliveryTarget[]> {
     const candidates = new Map<string, FanOutCandidate[]>();
     const targets: DeliveryTarget[] = [];
-    for (const event of events) {
+    for (const stored of events) {
+      const { event } = stored;
       const key = `${event.account_id}\n${event.master_account_id}`;
       let endpoints = candidates.get(key);
       if (!endpoints) {
@@ -185,7 +173,7 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
             endpointId: endpoint.endpointId,
             accountId: endpoint.accountId,
           },
-          event,
+          stored,
           candidate,
         });
       }
@@ -200,39 +188,17 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
   ): (InsertedDelivery & { claimed: ClaimedDelivery })[] {
     const targetOf = new Map(targets.map((target) => [target.pair, target]));
     return inserted.map((item) => {
-      const { event, candidate } = targetOf.get(item.pair) as DeliveryTarget;
+      const { stored, candidate } = targetOf.get(item.pair) as DeliveryTarget;
       return {
         ...item,
         claimed: {
           delivery: item.delivery,
           endpoint: candidate.endpoint,
-          body: serializeWebhookBody(event),
-          eventCreateTime: event.create_time,
+          body: stored.body,
+          eventCreateTime: stored.event.create_time,
           secrets: candidate.secrets,
         },
       };
     });
-  }
-
-  private async storeChunk(topic: string, messages: KafkaMessage[]): Promise<void> {
-    const incoming: IncomingEvent[] = [];
-    for (const message of messages) {
-      try {
-        incoming.push({ event: parseDomainEvent(message.value?.toString('utf8') ?? ''), topic });
-      } catch (error) {
-        if (!(error instanceof EventFormatError)) throw error;
-        this.metrics.eventsConsumed.inc({ topic, outcome: 'malformed' });
-        this.logger.error({ err: error, topic, offset: message.offset }, 'skipping malformed event');
-      }
-    }
-    if (incoming.length === 0) return;
-    try {
-      const outcomes = await this.storeAll(incoming);
-      for (const outcome of outcomes) this.metrics.eventsConsumed.inc({ topic, outcome });
-    } catch (error) {
-      this.metrics.eventsConsumed.inc({ topic, outcome: 'failed' }, incoming.length);
-      this.logger.error({ err: error, topic, count: incoming.length }, 'storing events failed; will retry');
-      throw error;
-    }
   }
 }

@@ -1,17 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { DomainEvent } from '@paygrid/contracts';
 import { Executor } from '@paygrid/platform';
-import { serializeWebhookBody } from './webhook-body';
+
+/** An event to store, with the topic it came from and its delivery body (webhook-body.ts). */
+export interface StoredEventRow {
+  event: DomainEvent;
+  topic: string;
+  body: string;
+}
 
 /**
  * All SQL of webhook_events: every event the dispatcher received, stored once with its delivery body
- * serialised once. Inserts a whole intake chunk in one statement.
+ * (serialised once, by the intake). Inserts a whole intake chunk in one statement.
  */
 @Injectable()
 export class EventRepository {
-  async insertMany(executor: Executor, events: { event: DomainEvent; topic: string }[]): Promise<void> {
+  /** `body` is the event's delivery body, serializeWebhookBody(event), computed once by the caller. */
+  async insertMany(executor: Executor, events: StoredEventRow[]): Promise<void> {
     if (events.length === 0) return;
-    const column = <T>(pick: (item: { event: DomainEvent; topic: string }) => T) => events.map(pick);
+    const column = <T>(pick: (item: StoredEventRow) => T) => events.map(pick);
     await executor.query(
       `INSERT INTO webhook_events
          (event_id, event_name, event_type, source_id, account_id, master_account_id, topic, envelope, created_at, body)
@@ -27,7 +34,7 @@ export class EventRepository {
         column(({ topic }) => topic),
         column(({ event }) => JSON.stringify(event)),
         column(({ event }) => event.create_time),
-        column(({ event }) => serializeWebhookBody(event)),
+        column(({ body }) => body),
       ],
     );
   }
