@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Executor } from '@paygrid/platform';
 import { AcquiringFact, needsFunds, referencesOf } from './acquiring-facts';
-import { planBatch } from './batch-plan';
+import { fundsKey, planBatch } from './batch-plan';
 import { MerchantLedger } from './merchant-ledger';
 
 /**
@@ -29,6 +29,6 @@ export class AcquiringPostings {
 /** Each merchant and currency the facts touch, once. */
 export function accountSetsOf(facts: readonly AcquiringFact[]): { merchantId: string; currency: string }[] {
   const sets = new Map<string, { merchantId: string; currency: string }>();
-  for (const { merchantId, currency } of facts) sets.set(JSON.stringify([merchantId, currency]), { merchantId, currency });
+  for (const { merchantId, currency } of facts) sets.set(fundsKey(merchantId, currency), { merchantId, currency });
   return [...sets.values()];
 }
