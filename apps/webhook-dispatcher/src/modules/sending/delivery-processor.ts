@@ -10,6 +10,7 @@ import { EndpointRepository } from '../endpoints/endpoint.repository';
 import { EndpointService } from '../endpoints/endpoint.service';
 import { DeliveryJob, DeliveryQueue } from './delivery-queue';
 import { AttemptDecision, decideAfterAttempt, RetryPolicy } from './retry-policy';
+import { attemptTouchesEndpoint } from './endpoint-streak';
 import { signedHeaders } from './webhook-signer';
 import { SendResult, WebhookSender } from './webhook-sender';
 import { WebhookMetrics } from './webhook-metrics';
@@ -21,9 +22,10 @@ import { WebhookMetrics } from './webhook-metrics';
  * 2. send the stored body, signed with the endpoint's active secrets, outside any transaction;
  * 3. record, in one transaction: the attempt row, the delivery's new status (conditional on the attempt
  *    number, so two workers cannot both record it), the endpoint's failure streak and, when it answered
- *    410 or has failed for WEBHOOK_DISABLE_AFTER_MS, its disabling with an operational event (a plain
- *    success writes only the delivery and its attempt, grouped with the other successes of the moment
- *    into one statement: see GroupCommit);
+ *    410 or has failed for WEBHOOK_DISABLE_AFTER_MS, its disabling with an operational event (an attempt
+ *    that leaves the endpoint as it is, a plain success or one more failure of a failing endpoint, writes
+ *    only the delivery and its attempt, grouped with the other attempts of the moment into one statement:
+ *    see GroupCommit and endpoint-streak.ts);
  * 4. after the commit, enqueue the next attempt. If the process dies anywhere in between, Postgres still
  *    says the attempt is due and the reconciler enqueues it again once the lease has expired.
  */
@@ -37,8 +39,11 @@ class AttemptSuperseded extends Error {}
 @Injectable()
 export class DeliveryProcessor {
   private readonly policy: RetryPolicy;
-  /** Successes recorded together: one statement for all that finished while the last one was written. */
-  private readonly successes: GroupCommit<AttemptOutcome, boolean>;
+  /**
+   * Attempts that leave the endpoint as it is, recorded together: one statement for all that finished
+   * while the last one was written.
+   */
+  private readonly quietAttempts: GroupCommit<AttemptOutcome, boolean>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -57,7 +62,9 @@ export class DeliveryProcessor {
       retryAfterMaxMs: config.WEBHOOK_RETRY_AFTER_MAX_MS,
     };
     metrics.pendingSource = () => this.deliveries.countPending(this.dataSource);
-    this.successes = new GroupCommit((outcomes) => this.deliveries.recordAttempts(this.dataSource, outcomes));
+    this.quietAttempts = new GroupCommit((outcomes) =>
+      this.deliveries.recordAttempts(this.dataSource, outcomes),
+    );
   }
 
   /** The lease a worker holds while it sends one attempt. */
@@ -100,16 +107,30 @@ export class DeliveryProcessor {
     );
     let outcome: ProcessOutcome;
     try {
-      // The common case (a success, no failure streak to end) touches the delivery only: it joins the
-      // group commit of successes. Anything touching the endpoint too runs as one transaction.
+      // The common cases (a success with no failure streak to end, one more failure of a failing
+      // endpoint) touch the delivery only: they join the group commit. Anything touching the endpoint too
+      // runs as one transaction.
+      const touchesEndpoint = attemptTouchesEndpoint(
+        decision,
+        endpoint,
+        new Date(),
+        this.config.WEBHOOK_DISABLE_AFTER_MS,
+      );
       const recordOn = (executor: Executor, store: (recorded: AttemptOutcome) => Promise<boolean>) =>
-        this.record(executor, store, delivery, endpoint, job.attempt, attemptedAt, result, decision);
-      outcome =
-        decision.kind === 'succeeded' && endpoint.failingSince === null
-          ? await recordOn(this.dataSource, (recorded) => this.successes.submit(recorded))
-          : await this.dataSource.transaction((manager) =>
-              recordOn(manager, (recorded) => this.deliveries.recordAttempt(manager, recorded)),
-            );
+        this.record(
+          executor,
+          store,
+          { delivery, endpoint, touchesEndpoint },
+          job.attempt,
+          attemptedAt,
+          result,
+          decision,
+        );
+      outcome = touchesEndpoint
+        ? await this.dataSource.transaction((manager) =>
+            recordOn(manager, (recorded) => this.deliveries.recordAttempt(manager, recorded)),
+          )
+        : await recordOn(this.dataSource, (recorded) => this.quietAttempts.submit(recorded));
     } catch (error) {
       if (!(error instanceof AttemptSuperseded)) throw error;
       this.logger.warn(
@@ -138,22 +159,24 @@ export class DeliveryProcessor {
     return outcome;
   }
 
-  /** The endpoint's side of an attempt on `executor`, then the attempt itself through `store`. */
+  /** The endpoint's side of an attempt on `executor` (if it has one), then the attempt itself through `store`. */
   private async record(
     executor: Executor,
     store: (outcome: AttemptOutcome) => Promise<boolean>,
-    delivery: Delivery,
-    endpoint: Endpoint,
+    target: { delivery: Delivery; endpoint: Endpoint; touchesEndpoint: boolean },
     attempt: number,
     attemptedAt: Date,
     result: SendResult,
     decision: AttemptDecision,
   ): Promise<ProcessOutcome> {
+    const { delivery, endpoint } = target;
     const now = new Date();
     let endpointStillEnabled = true;
-    if (decision.kind === 'succeeded') {
+    if (!target.touchesEndpoint) {
+      // Nothing to write on the endpoint (endpoint-streak.ts): as of the claim, it is enabled.
+    } else if (decision.kind === 'succeeded') {
       // As of the claim; a streak that started since is ended by the endpoint's next success.
-      if (endpoint.failingSince !== null) await this.endpoints.clearFailing(executor, endpoint.endpointId);
+      await this.endpoints.clearFailing(executor, endpoint.endpointId);
     } else {
       const failing = await this.endpoints.markFailing(executor, endpoint.endpointId, attemptedAt);
       const streakMs = failing?.failingSince ? now.getTime() - failing.failingSince.getTime() : 0;
