@@ -3,15 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Kafka } from 'kafkajs';
 import { Logger } from 'pino';
 import { DomainEvent, EventFamily, EventTopics } from '@paygrid/contracts';
-import {
-  claimInboxEvents,
-  ConsumerHealth,
-  EventBatchSubscriber,
-  KAFKA,
-  KafkaNames,
-  LOGGER,
-  Metrics,
-} from '@paygrid/platform';
+import { ConsumerHealth, EventBatchSubscriber, KAFKA, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
 import {
   ClaimedDelivery,
   DeliveryRepository,
@@ -92,8 +84,8 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
   }
 
   /**
-   * Stores events in one transaction (the inbox decides which are new, the chunk's inbox rows, new events
-   * and their deliveries are inserted with one statement each), then starts the first attempts it leased
+   * Stores events in one transaction (one statement claims the chunk's events in the inbox and inserts the
+   * new ones, one looks up each account's endpoints, one inserts the deliveries), then starts the first attempts it leased
    * for this process's direct sends and enqueues the other deliveries it made due.
    */
   async storeAll(incoming: IncomingEvent[]): Promise<('applied' | 'duplicate')[]> {
@@ -101,25 +93,17 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
     let stored: { fresh: Set<string>; inserted: (InsertedDelivery & { claimed: ClaimedDelivery })[] };
     try {
       stored = await this.dataSource.transaction(async (manager) => {
-        const claimed = await claimInboxEvents(
-          manager,
-          INTAKE_CONSUMER,
-          incoming.map((item) => item.event.event_id),
-        );
-        // The first copy of each claimed event (a batch may carry a republished one twice).
-        const taken = new Set<string>();
-        const accepted = incoming.filter(
-          (item) =>
-            claimed.has(item.event.event_id) &&
-            !taken.has(item.event.event_id) &&
-            taken.add(item.event.event_id),
-        );
-        // Each body serialised once: stored with the event, sent by its direct first attempts.
-        const withBodies = accepted.map((item) => ({ ...item, body: serializeWebhookBody(item.event) }));
-        await this.events.insertMany(manager, withBodies);
+        // The first copy of each event (a batch may carry a republished one twice), each body serialised
+        // once: stored with the event, sent by its direct first attempts.
+        const firstCopies = new Map<string, StoredEventRow>();
+        for (const item of incoming)
+          if (!firstCopies.has(item.event.event_id))
+            firstCopies.set(item.event.event_id, { ...item, body: serializeWebhookBody(item.event) });
+        const rows = [...firstCopies.values()];
+        const claimed = await this.events.claimAndInsert(manager, INTAKE_CONSUMER, rows);
         const targets = await this.fanOut(
           manager,
-          withBodies.filter((item) => isDeliverable(item.event)),
+          rows.filter((item) => claimed.has(item.event.event_id) && isDeliverable(item.event)),
         );
         reserved = this.direct.reserve(targets.length);
         const inserted = await this.deliveries.insertMany(

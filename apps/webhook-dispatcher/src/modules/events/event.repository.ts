@@ -11,20 +11,32 @@ export interface StoredEventRow {
 
 /**
  * All SQL of webhook_events: every event the dispatcher received, stored once with its delivery body
- * (serialised once, by the intake). Inserts a whole intake chunk in one statement.
+ * (serialised once, by the intake). A whole intake chunk is claimed and inserted in one statement.
  */
 @Injectable()
 export class EventRepository {
-  /** `body` is the event's delivery body, serializeWebhookBody(event), computed once by the caller. */
-  async insertMany(executor: Executor, events: StoredEventRow[]): Promise<void> {
-    if (events.length === 0) return;
+  /**
+   * Claims the events in `consumer`'s inbox (architecture rule 4) and inserts those it claimed, in one
+   * statement; answers the claimed ids (the others were stored before: Kafka redelivered them). `events`
+   * holds each event id once; `body` is serializeWebhookBody(event), computed once by the caller.
+   */
+  async claimAndInsert(executor: Executor, consumer: string, events: StoredEventRow[]): Promise<Set<string>> {
+    if (events.length === 0) return new Set();
     const column = <T>(pick: (item: StoredEventRow) => T) => events.map(pick);
-    await executor.query(
-      `INSERT INTO webhook_events
+    const inserted: { event_id: string }[] = await executor.query(
+      `WITH claimed AS (
+         INSERT INTO inbox (consumer, event_id) SELECT $1, id FROM unnest($2::text[]) AS batch(id)
+         ON CONFLICT DO NOTHING RETURNING event_id)
+       INSERT INTO webhook_events
          (event_id, event_name, event_type, source_id, account_id, master_account_id, topic, envelope, created_at, body)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                            $8::jsonb[], $9::timestamptz[], $10::text[])`,
+       SELECT t.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                              $9::jsonb[], $10::timestamptz[], $11::text[])
+         AS t(event_id, event_name, event_type, source_id, account_id, master_account_id, topic, envelope,
+              created_at, body)
+       WHERE t.event_id IN (SELECT event_id FROM claimed)
+       RETURNING event_id`,
       [
+        consumer,
         column(({ event }) => event.event_id),
         column(({ event }) => event.event_name),
         column(({ event }) => event.event_type),
@@ -37,5 +49,6 @@ export class EventRepository {
         column(({ body }) => body),
       ],
     );
+    return new Set(inserted.map((row) => row.event_id));
   }
 }
