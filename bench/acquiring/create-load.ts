@@ -21,7 +21,8 @@ import { CreateIntentClient, createIntentClient, runCreateIntents } from './benc
  *      arrival at the receiver minus the event's `create_time` (stamped in the transaction that commits
  *      it, a few ms before the commit, so the figure errs on the slow side);
  * 4. the failing endpoint variant: the second endpoint now answers 500 to everything (the dispatcher
- *    retries it), and the concurrency-16 run again: its rate against step 3's is the target.
+ *    retries it), and the concurrency-16 run again: its rate against step 3's is the target; each
+ *    process's CPU per create over that run's window says who pays for the failing endpoint.
  *
  * The endpoints are deleted at the end, so the sections after this one deliver to nobody.
  */
@@ -84,7 +85,17 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
 
     options.say('  create-intent, concurrency 16, 10 s, one endpoint answering 500 to everything');
     receiver.respond(SECOND_PATH, { status: 500, body: 'bench: failing on purpose' });
+    // Who pays for the failing endpoint: each process's CPU per create over this run's window alone
+    // (its retries go on after it; compare with step 3's figures, which run until the webhooks drained).
+    const failingStart = Date.now();
+    const beforeFailing = sampleCpu(options.cpuGroups);
     const failing = await runCreateIntents(client, { concurrency: 16 });
+    const failingCpu = cpuPerOperation(
+      options.cpuGroups,
+      cpuBetween(options.cpuGroups, beforeFailing, sampleCpu(options.cpuGroups)),
+      failing.acquiring_create_intent_requests - failing.acquiring_create_intent_errors,
+      { perMs: idlePerMs, runMs: Date.now() - failingStart },
+    );
     const failedAttempts = receiver.received(SECOND_PATH).filter((request) => request.receivedAt >= runEnd).length;
 
     return {
@@ -102,7 +113,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         webhook_commit_to_receiver_p50_ms: webhook.p50_ms,
         webhook_commit_to_receiver_p99_ms: webhook.p99_ms,
       },
-      acquiring_failing_endpoint: { ...failing, failing_endpoint_attempts: failedAttempts },
+      acquiring_failing_endpoint: { ...failing, ...failingCpu, failing_endpoint_attempts: failedAttempts },
       acquiring_create_intent_no_endpoints: withoutEndpoints,
     };
   } finally {
