@@ -158,6 +158,56 @@ describe('outbox relay and inbox', () => {
     await producer.disconnect();
   });
 
+  it('publishes a commit notified while a batch is in flight at once, not after the poll interval', async () => {
+    const producer = createProducer(kafka);
+    await producer.connect();
+    const listener = new Client({ connectionString: database.url });
+    let heard = 0;
+    listener.on('notification', () => (heard += 1));
+    await listener.connect();
+    await listener.query('LISTEN paygrid_outbox');
+    const append = (sourceId: string) =>
+      dataSource.transaction((manager) =>
+        appendToOutbox(manager, {
+          topic: EventTopics.payouts,
+          event_name: 'test.in_flight',
+          event_type: 'OPERATIONS',
+          source_id: sourceId,
+          account_id: 'acct',
+          master_account_id: 'acct',
+          data: {},
+        }),
+      );
+    let second: string | undefined;
+    // A poll interval far beyond the wait below: only the notification can publish the second row.
+    const relay = new OutboxRelay(dataSource, producer, stack.names, database.url, logger, {
+      pollIntervalMs: 3_600_000,
+      afterPublish: async () => {
+        if (second !== undefined) return;
+        // Committed (and notified) after this batch's SELECT and before its end.
+        const before = heard;
+        second = (await append(`in-flight-${randomUUID()}`)).event_id;
+        await waitFor(() => heard > before, { what: "the second commit's notification" });
+      },
+    });
+    try {
+      await append(`first-${randomUUID()}`);
+      await relay.start();
+      await waitFor(
+        async () => {
+          if (second === undefined) return false;
+          const [row] = await dataSource.query('SELECT published_at FROM outbox WHERE event_id = $1', [second]);
+          return row?.published_at !== null;
+        },
+        { what: 'the row committed during a batch, published', timeoutMs: 20_000 },
+      );
+    } finally {
+      await relay.stop();
+      await producer.disconnect();
+      await listener.end();
+    }
+  });
+
   it('notifies once per committed transaction whatever its events, and never for a rolled-back one', async () => {
     const listener = new Client({ connectionString: database.url });
     const heard: string[] = [];

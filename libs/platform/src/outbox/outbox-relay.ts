@@ -41,6 +41,12 @@ export class OutboxRelay {
   private loop?: Promise<void>;
   private listener?: Client;
   private wake?: () => void;
+  /**
+   * A commit was notified since the current batch began. A notification while a batch is in flight has
+   * no sleep to end, and its rows may have committed after the batch's SELECT: without this the relay
+   * would sleep a whole poll interval with them waiting (seen as webhook and event latency).
+   */
+  private notified = false;
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
   published = 0;
@@ -115,9 +121,10 @@ export class OutboxRelay {
     let failures = 0;
     while (this.running) {
       try {
+        this.notified = false;
         const count = await this.publishBatch();
         failures = 0;
-        if (count === this.batchSize) continue;
+        if (count === this.batchSize || this.notified) continue;
       } catch (error) {
         failures += 1;
         this.logger.error({ err: error, failures }, 'outbox relay failed to publish; will retry');
@@ -140,7 +147,10 @@ export class OutboxRelay {
 
   private async listen(): Promise<void> {
     const client = new Client({ connectionString: this.databaseUrl, application_name: 'paygrid-outbox-listener' });
-    client.on('notification', () => this.wake?.());
+    client.on('notification', () => {
+      this.notified = true;
+      this.wake?.();
+    });
     // A dropped LISTEN connection only costs latency (the poll continues); it is re-opened on failure.
     client.on('error', (error) => this.logger.warn({ err: error }, 'outbox listener connection lost'));
     await client.connect();
