@@ -18,6 +18,10 @@ export function commonConfig(app: AppName) {
     DATABASE_URL: env.url(`PostgreSQL URL of this app's own database (${database})`, ['postgres', 'postgresql'], {
       default: `postgres://postgres@127.0.0.1:5432/${database}`,
     }),
+    DATABASE_PREPARED_STATEMENTS: env.bool(
+      'send parameterised queries as named prepared statements, one set per connection (false behind a pooler in transaction mode)',
+      { default: true },
+    ),
     KAFKA_BROKERS: env.list('comma-separated Kafka bootstrap brokers', { default: '127.0.0.1:9092' }),
     REDIS_URL: env.url('Redis URL', ['redis', 'rediss'], { default: 'redis://127.0.0.1:6379' }),
     KAFKA_PREFIX: env.string(

@@ -1,7 +1,7 @@
 import { DataSource, EntityManager, MixedList, EntitySchema } from 'typeorm';
 import { rowsOf as queryRows } from '@paygrid/state-machine';
 import { PlatformTables1700000000000 } from './platform-tables.migration';
-import { TracedPgClient } from '../tracing/pg-tracing';
+import { PreparedPgClient, TracedPgClient } from '../tracing/pg-tracing';
 import { OutboxLogicalTopics1700000000010 } from './outbox-logical-topics.migration';
 import { OutboxNotifyTrigger1700000000020 } from './outbox-notify-trigger.migration';
 
@@ -18,6 +18,8 @@ export interface DatabaseOptions {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   migrations?: Function[];
   poolSize?: number;
+  /** Parameterised queries as named prepared statements (prepared-statements.ts); on unless false. */
+  preparedStatements?: boolean;
 }
 
 export function createDataSource(options: DatabaseOptions): DataSource {
@@ -36,8 +38,13 @@ export function createDataSource(options: DatabaseOptions): DataSource {
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: false,
-    // node-postgres's pool builds its connections from `Client`: the traced one (tracing/pg-tracing.ts).
-    extra: { max: options.poolSize ?? 10, connectionTimeoutMillis: 5000, Client: TracedPgClient },
+    // node-postgres's pool builds its connections from `Client`: the traced one (tracing/pg-tracing.ts),
+    // preparing its statements unless told not to.
+    extra: {
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5000,
+      Client: options.preparedStatements === false ? TracedPgClient : PreparedPgClient,
+    },
   });
 }
 

@@ -43,7 +43,15 @@ import { DurableJobsTable1700000000100 } from '../jobs/durable-jobs.migration';
  */
 export interface PlatformOptions {
   app: AppName;
-  config: { DATABASE_URL: string; KAFKA_BROKERS: string[]; KAFKA_PREFIX: string; REDIS_URL: string; LOG_LEVEL: string };
+  config: {
+    DATABASE_URL: string;
+    /** Optional so a test's hand-made config need not name it: prepared unless false. */
+    DATABASE_PREPARED_STATEMENTS?: boolean;
+    KAFKA_BROKERS: string[];
+    KAFKA_PREFIX: string;
+    REDIS_URL: string;
+    LOG_LEVEL: string;
+  };
   /** The app's own entities and migrations; omit for an app without a database. */
   database?: Omit<DatabaseOptions, 'url' | 'app'>;
   /** Whether the app answers commands on its command topic (every service; not the gateway). */
@@ -160,7 +168,12 @@ export class PlatformModule {
       providers.push({
         provide: DataSource,
         useFactory: async () => {
-          const dataSource = createDataSource({ ...database, url: options.config.DATABASE_URL, app: options.app });
+          const dataSource = createDataSource({
+            ...database,
+            url: options.config.DATABASE_URL,
+            app: options.app,
+            preparedStatements: options.config.DATABASE_PREPARED_STATEMENTS,
+          });
           await dataSource.initialize();
           await migrateUnderLock(dataSource);
           return dataSource;

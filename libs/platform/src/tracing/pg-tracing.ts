@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { Attributes, context, Context, Span, SpanKind, trace } from '@opentelemetry/api';
 import { scrubText } from '../logging/redaction';
 import { markFailed, tracer } from './tracer';
+import { forgetPreparedOnResultChange, preparedQuery } from '../database/prepared-statements';
 
 /**
  * Database spans at the driver: TracedPgClient is the pg Client the pool creates (node-postgres's
@@ -33,13 +34,32 @@ type TracedState = Client & { [OPEN_TRANSACTION]?: OpenTransaction };
 
 export class TracedPgClient extends Client {}
 
-const plainQuery = Client.prototype.query as unknown as QueryFunction;
+/** The traced client whose parameterised queries are named prepared statements (database/prepared-statements.ts). */
+export class PreparedPgClient extends TracedPgClient {}
+
+const driverQuery = Client.prototype.query as unknown as QueryFunction;
+
+/** Sends a query through the driver: `[text, values]` named when the client prepares statements. */
+function plainQuery(client: Client, args: unknown[]): unknown {
+  const [text, values] = args;
+  if (
+    !(client instanceof PreparedPgClient) ||
+    typeof text !== 'string' ||
+    !Array.isArray(values) ||
+    args.length > 2
+  )
+    return driverQuery.apply(client, args);
+  const result = driverQuery.call(client, preparedQuery(client, text, values));
+  if (result instanceof Promise)
+    result.then(undefined, (error: unknown) => forgetPreparedOnResultChange(client, error));
+  return result;
+}
 
 function tracedQuery(this: TracedState, ...args: unknown[]): unknown {
   const [text, values, callback] = args;
   // Traced: the promise form with SQL text, which is how TypeORM and the platform query.
   if (typeof text !== 'string' || typeof values === 'function' || callback !== undefined) {
-    return plainQuery.apply(this, args);
+    return plainQuery(this, args);
   }
   const open = this[OPEN_TRANSACTION];
   if (open) {
@@ -49,14 +69,14 @@ function tracedQuery(this: TracedState, ...args: unknown[]): unknown {
         'paygrid.db.statements': open.statements,
         'paygrid.db.transaction.end': text.trim().toUpperCase(),
       });
-      return settle(plainQuery.apply(this, args), open.span);
+      return settle(plainQuery(this, args), open.span);
     }
     open.statements += 1;
-    if (!open.span.isRecording()) return plainQuery.apply(this, args);
+    if (!open.span.isRecording()) return plainQuery(this, args);
     return statement(this, args, text, trace.setSpan(context.active(), open.span));
   }
   const parent = context.active();
-  if (!trace.getSpan(parent)?.isRecording()) return plainQuery.apply(this, args);
+  if (!trace.getSpan(parent)?.isRecording()) return plainQuery(this, args);
   if (TRANSACTION_START.test(text)) {
     const span = tracer().startSpan(
       'transaction',
@@ -64,7 +84,7 @@ function tracedQuery(this: TracedState, ...args: unknown[]): unknown {
       parent,
     );
     this[OPEN_TRANSACTION] = { span, statements: 0 };
-    return plainQuery.apply(this, args);
+    return plainQuery(this, args);
   }
   return statement(this, args, text, parent);
 }
@@ -90,7 +110,7 @@ function statement(client: Client, args: unknown[], text: string, parent: Contex
     },
     parent,
   );
-  return settle(plainQuery.apply(client, args), span);
+  return settle(plainQuery(client, args), span);
 }
 
 /** Ends `span` when the query settles; the caller gets the driver's own promise, untouched. */
