@@ -35,7 +35,7 @@ export class JobQueue {
     await this.queue.addBulk(
       runs.map((run) => ({
         name: run.kind,
-        data: { id: run.id, attempt: run.attempt, trace_context: traceContext },
+        data: { id: run.id, attempt: run.attempt, trace_context: run.traceContext ?? traceContext },
         opts: {
           jobId: bullJobIdOf(run),
           delay: Math.max(0, run.dueAt.getTime() - now),

@@ -57,6 +57,8 @@ export interface JobRun {
   /** 1 for the first run; every retry is the next number. */
   attempt: number;
   dueAt: Date;
+  /** The trace the run continues; by default the one current where it is enqueued. */
+  traceContext?: Record<string, string>;
 }
 
 /** What a handler learns besides the subject: which run this is. */

@@ -148,7 +148,7 @@ export class DeliveryProcessor {
     else if (outcome === 'rescheduled' && decision.kind === 'retry') {
       const dueAt = new Date(Date.now() + decision.delayMs);
       await this.queue
-        .enqueue([{ deliveryId: delivery.deliveryId, attempt: job.attempt + 1, dueAt }])
+        .enqueueRetry({ deliveryId: delivery.deliveryId, attempt: job.attempt + 1, dueAt })
         .catch((error: unknown) =>
           this.logger.warn(
             { err: error, delivery_id: delivery.deliveryId },
