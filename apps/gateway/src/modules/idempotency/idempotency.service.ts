@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash, createHmac } from 'node:crypto';
 import { APP_CONFIG, ApiError, envelopeA } from '@paygrid/platform';
 import { GatewayConfig } from '../../config';
-import { IdempotencyStore, RequestIdentity } from './idempotency.store';
+import { ClaimResult, IdempotencyStore, NewRecord, RequestIdentity } from './idempotency.store';
 
 /**
  * Idempotency as decisions §3 defines it. A key is claimed before the command is sent; the final
@@ -18,6 +18,11 @@ import { IdempotencyStore, RequestIdentity } from './idempotency.store';
 export type Claim =
   | { kind: 'execute'; commandId: string; owner: RequestIdentity }
   | { kind: 'replay'; status: number; body: string };
+
+export interface PreparedClaim {
+  owner: RequestIdentity;
+  record: NewRecord;
+}
 
 export interface ClaimRequest {
   key: string;
@@ -44,6 +49,12 @@ export class IdempotencyService {
   }
 
   async claim(request: ClaimRequest): Promise<Claim> {
+    const prepared = this.prepare(request);
+    return this.decide(prepared, await this.records.claim(prepared.record));
+  }
+
+  /** The record a claim writes, without writing it: the authentication round trip may carry it (AuthGuard). */
+  prepare(request: ClaimRequest): PreparedClaim {
     const commandId = commandIdFor(request.accountId, request.key);
     const owner: RequestIdentity = {
       accountId: request.accountId,
@@ -51,8 +62,12 @@ export class IdempotencyService {
       path: request.path,
       requestHash: hashBody(request.body, this.hashKey),
     };
-    const result = await this.records.claim({ ...owner, key: request.key, commandId, lockMs: this.lockMs, retentionMs: this.retentionMs });
-    if (result.kind === 'claimed') return { kind: 'execute', commandId, owner };
+    return { owner, record: { ...owner, key: request.key, commandId, lockMs: this.lockMs, retentionMs: this.retentionMs } };
+  }
+
+  /** What the claim found, as the request's answer: execute it, replay, or an idempotency_error. */
+  decide({ owner, record }: PreparedClaim, result: ClaimResult): Claim {
+    if (result.kind === 'claimed') return { kind: 'execute', commandId: record.commandId, owner };
     if (result.kind === 'taken_over') return { kind: 'execute', commandId: result.commandId, owner };
 
     const existing = result.record;
