@@ -56,11 +56,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const request = context.switchToHttp().getRequest<ClaimedRequest>();
     if (request.method !== 'POST' || !request.auth) return next.handle();
-    if (this.reflector.getAllAndOverride<boolean>(READ_ONLY_POST, [context.getHandler(), context.getClass()])) {
+    // A claim admitted by the AuthGuard was made only for a route that is not read-only (route-auth.ts).
+    const admitted = request.admittedClaim;
+    if (!admitted && this.reflector.getAllAndOverride<boolean>(READ_ONLY_POST, [context.getHandler(), context.getClass()])) {
       return next.handle();
     }
     const key = idempotencyKeyOf(request);
-    const admitted = request.admittedClaim;
     const claim = admitted
       ? this.idempotency.decide(admitted.prepared, admitted.result)
       : await this.idempotency.claim(claimRequestOf(request, key, authOf(request).actor.account_id));

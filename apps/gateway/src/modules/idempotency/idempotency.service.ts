@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, hash, KeyObject } from 'node:crypto';
 import { APP_CONFIG, ApiError, envelopeA } from '@paygrid/platform';
 import { GatewayConfig } from '../../config';
 import { ClaimResult, IdempotencyStore, NewRecord, RequestIdentity } from './idempotency.store';
@@ -36,7 +36,8 @@ export interface ClaimRequest {
 export class IdempotencyService {
   private readonly lockMs: number;
   private readonly retentionMs: number;
-  private readonly hashKey: Buffer;
+  /** A KeyObject, made once: HMAC with a Buffer key re-imports the key on every request. */
+  private readonly hashKey: KeyObject;
 
   constructor(
     private readonly records: IdempotencyStore,
@@ -45,7 +46,7 @@ export class IdempotencyService {
     // Longer than a command may take, so a live request is never taken over by its own retry.
     this.lockMs = config.COMMAND_TIMEOUT_MS + 2000;
     this.retentionMs = config.IDEMPOTENCY_RETENTION_HOURS * 3600 * 1000;
-    this.hashKey = requestHashKey(config.CARD_TRANSPORT_KEY);
+    this.hashKey = createSecretKey(requestHashKey(config.CARD_TRANSPORT_KEY));
   }
 
   async claim(request: ClaimRequest): Promise<Claim> {
@@ -105,7 +106,8 @@ export class IdempotencyService {
 }
 
 export function commandIdFor(accountId: string, key: string): string {
-  return `cmd_${createHash('sha256').update(`${accountId}\n${key}`).digest('hex').slice(0, 40)}`;
+  // One-shot hash (Node ≥ 20.12): the same digest as createHash(...).update(...).digest(), without the stream object.
+  return `cmd_${hash('sha256', `${accountId}\n${key}`, 'hex').slice(0, 40)}`;
 }
 
 /**
@@ -113,7 +115,7 @@ export function commandIdFor(accountId: string, key: string): string {
  * (HMAC), because a body may hold a card number and CVC: an unkeyed hash of one is a guessable stand-in
  * for the card (architecture rule 7), and the record lives in Redis.
  */
-export function hashBody(body: unknown, key: Buffer): string {
+export function hashBody(body: unknown, key: Buffer | KeyObject): string {
   return createHmac('sha256', key)
     .update(canonicalJson(body ?? {}))
     .digest('hex');
