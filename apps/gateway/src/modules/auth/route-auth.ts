@@ -10,7 +10,7 @@ export interface RouteAuth {
   /**
    * The route claims an idempotency key (the IdempotencyInterceptor, not opted out) and runs nothing between
    * the AuthGuard and that interceptor that could refuse it (no guard of its own, such as the per-card rate
-   * limit): only then may the guard's Redis round trip make the claim, which a refusal in between would
+   * limit, and no interceptor before it): only then may the guard's Redis round trip make the claim, which a refusal in between would
    * leave locked (a retry would read `request_being_processed` until the lock expired).
    */
   claimsOnAdmission: boolean;
@@ -33,12 +33,15 @@ export class RouteAuthCatalogue {
 
   private read(handler: object, controller: Type<unknown>): RouteAuth {
     const targets = [handler as () => void, controller];
-    const interceptors = this.reflector.getAllAndMerge<unknown[]>(INTERCEPTORS_METADATA, targets);
     const guards = this.reflector.getAllAndMerge<unknown[]>(GUARDS_METADATA, targets);
     const readOnly = this.reflector.getAllAndOverride<boolean | undefined>(READ_ONLY_POST, targets) === true;
+    // Nest runs a controller's interceptors before the route's: the idempotency one must be the very first.
+    const controllerInterceptors = this.reflector.get<unknown[] | undefined>(INTERCEPTORS_METADATA, controller) ?? [];
+    const routeInterceptors = this.reflector.get<unknown[] | undefined>(INTERCEPTORS_METADATA, handler as () => void) ?? [];
+    const claimsFirst = controllerInterceptors.length === 0 && routeInterceptors[0] === IdempotencyInterceptor;
     return {
       policy: this.reflector.getAllAndOverride<RoutePolicy | undefined>(ROUTE_POLICY, targets) ?? {},
-      claimsOnAdmission: interceptors.includes(IdempotencyInterceptor) && !readOnly && guards.length === 0,
+      claimsOnAdmission: claimsFirst && !readOnly && guards.length === 0,
     };
   }
 }
