@@ -6,6 +6,7 @@ import { IdempotencyRecords1710000000000 } from './migrations/1710000000000-idem
 import { AccountEventsListener } from './modules/auth/account-events.listener';
 import { AuthGuard } from './modules/auth/auth.guard';
 import { OnBehalfOfResolver } from './modules/auth/on-behalf-of.resolver';
+import { RequestAdmission } from './modules/auth/request-admission';
 import { TokenController } from './modules/auth/token.controller';
 import { TokenService } from './modules/auth/token.service';
 import { commandBusProviders } from './modules/commands/command-bus.provider';
@@ -59,6 +60,7 @@ export class GatewayModule {
         OnBehalfOfResolver,
         AccountEventsListener,
         IdempotencyStore,
+        RequestAdmission,
         IdempotencyService,
         ServiceCalls,
         ...acquiringProviders,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { SANDBOX_SEED_DEFAULTS } from '@paygrid/contracts';
 import { api, isEnvelope, SANDBOX, tokenFor } from '../support/api-client';
@@ -124,6 +125,21 @@ describe('keys', () => {
     expect(after.body).toMatchObject({ type: 'unauthorized_error', message: 'API key revoked' });
     const reissue = await issueToken(key.client_id, key.api_key);
     expect(reissue.status).toBe(401);
+  });
+
+  it('leaves the idempotency key of a request refused by authentication free (the claim rides on its round trip)', async () => {
+    const key = await withOperatorBus((bus) => createKey(bus, SANDBOX.sub2.accountId));
+    const token = (await issueToken(key.client_id, key.api_key)).body.auth_token;
+    await withOperatorBus((bus) => revokeKey(bus, key.key_id));
+    const idempotencyKey = randomUUID();
+    const refused = await api('POST', '/v1/diagnostics/echo', { token, idempotencyKey, body: {} });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ message: 'API key revoked' });
+    // The same account and key with a valid token runs, neither replayed nor "being processed".
+    const retried = await api('POST', '/v1/diagnostics/echo', { token: await tokenFor(SANDBOX.sub2), idempotencyKey, body: {} });
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('x-idempotent-replayed')).toBeNull();
+    expect(retried.body).toMatchObject({ account_id: SANDBOX.sub2.accountId });
   });
 });
 

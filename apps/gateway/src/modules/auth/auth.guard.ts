@@ -1,57 +1,65 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import Redis from 'ioredis';
-import { REVOKED_KEYS_REDIS_KEY } from '@paygrid/contracts';
-import { APP_CONFIG, Errors, ipAllowed, REDIS } from '@paygrid/platform';
+import { ResolvedAccount } from '@paygrid/contracts';
+import { ApiError, APP_CONFIG, Errors, ipAllowed } from '@paygrid/platform';
 import { AuthenticatedRequest } from '../../common/authenticated-request';
 import { GatewayConfig } from '../../config';
+import { IdempotencyService, PreparedClaim } from '../idempotency/idempotency.service';
+import { admitClaim, claimRequestOf, usableIdempotencyKeyOf } from '../idempotency/idempotency.interceptor';
 import { OnBehalfOfResolver } from './on-behalf-of.resolver';
 import { correlationOf } from '../commands/service-calls';
-import { ROUTE_POLICY, RoutePolicy } from './route-policy.decorator';
-import { TokenService } from './token.service';
+import { RequestAdmission } from './request-admission';
+import { RouteAuth, RouteAuthCatalogue } from './route-auth';
+import { TokenClaims, TokenService } from './token.service';
 
 /**
  * Authenticates every API route that is not public, in the order the SDKs expect errors: token
  * (expired: 401 "Token expired", which the SDKs refresh silently), revocation, IP allow-list (401 "IP
  * not allowed", never retried), rate limit (429), client id and permission (403), then resolves who
- * acts (x-on-behalf-of). Revocation and the rate counter cost one pipelined Redis round trip; no
- * request waits on another service unless it names an on-behalf-of account not yet cached.
+ * acts (x-on-behalf-of). Revocation and the rate counter cost one Redis round trip (request-admission.ts);
+ * no request waits on another service unless it names an on-behalf-of account not yet cached.
+ *
+ * On an idempotent command route, when every check that needs no Redis already passes and the acting
+ * account is known, that same round trip also claims the idempotency key (issue 12: one round trip instead
+ * of two). The script claims only when the key is not revoked and the request is within the limit, so the
+ * answers keep their order; the IdempotencyInterceptor then answers from the claim as if it had made it.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
+  private readonly routes: RouteAuthCatalogue;
+
   constructor(
-    private readonly reflector: Reflector,
+    reflector: Reflector,
     private readonly tokens: TokenService,
     private readonly onBehalfOf: OnBehalfOfResolver,
-    @Inject(REDIS) private readonly redis: Redis,
+    private readonly admission: RequestAdmission,
+    private readonly idempotency: IdempotencyService,
     @Inject(APP_CONFIG) private readonly config: GatewayConfig,
-  ) {}
+  ) {
+    this.routes = new RouteAuthCatalogue(reflector);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const policy =
-      this.reflector.getAllAndOverride<RoutePolicy | undefined>(ROUTE_POLICY, [
-        context.getHandler(),
-        context.getClass(),
-      ]) ?? {};
+    const route = this.routes.of(context);
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    if (policy.public || !isApiRoute(request)) return true;
+    if (route.policy.public || !isApiRoute(request)) return true;
 
     const claims = this.tokens.verify(request.headers['x-auth-token']);
-    const { revoked, requestsThisSecond } = await this.countAndCheckRevocation(claims.kid, claims.entity_id);
-    if (revoked) throw Errors.unauthorized('API key revoked');
-    if (!ipAllowed(request.ip, claims.ips ?? [])) throw Errors.unauthorized('IP not allowed');
-    if (requestsThisSecond > this.config.RATE_LIMIT_PER_SECOND) throw Errors.tooManyRequests(1);
-    if (policy.requiresClientId) {
-      const clientId = request.headers['x-client-id'];
-      if (!clientId) throw Errors.unauthorized('x-client-id header is required');
-      if (clientId !== claims.client_id)
-        throw Errors.unauthorized('x-client-id does not match the auth token');
-    }
-    if (policy.permission && !(claims.perms ?? []).includes(policy.permission)) {
-      throw Errors.forbidden(`the API key lacks the ${policy.permission} permission`);
-    }
     const caller = { accountId: claims.entity_id, masterAccountId: claims.mid, clientId: claims.client_id };
-    const acting = await this.onBehalfOf.resolve(caller, request.headers['x-on-behalf-of'], correlationOf(request));
+    const ipOk = ipAllowed(request.ip, claims.ips ?? []);
+    const accessRefusal = refusalOf(route, request, claims);
+    const known = ipOk && !accessRefusal ? this.onBehalfOf.resolveKnown(caller, request.headers['x-on-behalf-of']) : undefined;
+    const folded = known && this.foldableClaim(route, request, known);
+
+    const admitted = await this.admission.admit(claims.kid, claims.entity_id, this.config.RATE_LIMIT_PER_SECOND, folded?.record);
+    if (admitted.revoked) throw Errors.unauthorized('API key revoked');
+    if (!ipOk) throw Errors.unauthorized('IP not allowed');
+    if (admitted.requestsThisSecond > this.config.RATE_LIMIT_PER_SECOND) throw Errors.tooManyRequests(1);
+    if (accessRefusal) throw accessRefusal;
+    // A folded claim was made for `known`: the acting account is not looked up again (a grant expiring in
+    // between would otherwise leave the claim made for an account the request no longer acts as).
+    const acting = known ?? (await this.onBehalfOf.resolve(caller, request.headers['x-on-behalf-of'], correlationOf(request)));
+    if (folded && admitted.claim) admitClaim(request, { prepared: folded, result: admitted.claim });
     request.auth = {
       keyId: claims.kid,
       clientId: claims.client_id,
@@ -70,19 +78,27 @@ export class AuthGuard implements CanActivate {
     return true;
   }
 
-  /** Fixed one-second window per account (decisions §4), in the same round trip as the revocation check. */
-  private async countAndCheckRevocation(keyId: string, accountId: string) {
-    const windowKey = `paygrid:ratelimit:${accountId}:${Math.floor(Date.now() / 1000)}`;
-    const results = await this.redis
-      .pipeline()
-      .sismember(REVOKED_KEYS_REDIS_KEY, keyId)
-      .incr(windowKey)
-      .expire(windowKey, 2)
-      .exec();
-    if (!results || results.some(([error]) => error))
-      throw Errors.unauthorized('token dependencies unavailable');
-    return { revoked: results[0][1] === 1, requestsThisSecond: Number(results[1][1]) };
+  /** The claim the IdempotencyInterceptor would make next, when it can ride on the admission round trip. */
+  private foldableClaim(route: RouteAuth, request: AuthenticatedRequest, acting: ResolvedAccount): PreparedClaim | undefined {
+    if (!route.claimsOnAdmission || request.method !== 'POST') return undefined;
+    const key = usableIdempotencyKeyOf(request);
+    if (key === undefined) return undefined;
+    return this.idempotency.prepare(claimRequestOf(request, key, acting.account_id));
   }
+}
+
+/** The client-id and permission refusals, which need no Redis (answered after the rate limit). */
+function refusalOf(route: RouteAuth, request: AuthenticatedRequest, claims: TokenClaims): ApiError | undefined {
+  const { policy } = route;
+  if (policy.requiresClientId) {
+    const clientId = request.headers['x-client-id'];
+    if (!clientId) return Errors.unauthorized('x-client-id header is required');
+    if (clientId !== claims.client_id) return Errors.unauthorized('x-client-id does not match the auth token');
+  }
+  if (policy.permission && !(claims.perms ?? []).includes(policy.permission)) {
+    return Errors.forbidden(`the API key lacks the ${policy.permission} permission`);
+  }
+  return undefined;
 }
 
 function isApiRoute(request: AuthenticatedRequest): boolean {

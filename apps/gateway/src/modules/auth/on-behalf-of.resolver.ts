@@ -30,18 +30,10 @@ export class OnBehalfOfResolver {
   constructor(@Inject(COMMAND_BUS) private readonly bus: CommandBus) {}
 
   async resolve(caller: Caller, header: string | string[] | undefined, correlationId?: string): Promise<ResolvedAccount> {
-    const target = (Array.isArray(header) ? header[0] : header)?.trim();
-    if (!target || target === caller.accountId) {
-      return {
-        account_id: caller.accountId,
-        master_account_id: caller.masterAccountId,
-        short_reference_id: '',
-      };
-    }
+    const known = this.resolveKnown(caller, header);
+    if (known) return known;
+    const target = targetOf(header) ?? '';
     if (!isUuid(target)) throw Errors.invalidRequest('x-on-behalf-of must be the uuid of a sub-account');
-    const cacheKey = `${caller.accountId}:${target.toLowerCase()}`;
-    const cached = this.cache.get(cacheKey);
-    if (cached && cached.expiresAt > Date.now()) return cached.account;
     const account = await this.bus.execute(
       AccountCommand.resolveOnBehalfOf,
       { target_account_id: target.toLowerCase() },
@@ -57,8 +49,21 @@ export class OnBehalfOfResolver {
       },
     );
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-    this.cache.set(cacheKey, { account, expiresAt: Date.now() + CACHE_TTL_MS });
+    this.cache.set(cacheKeyOf(caller, target), { account, expiresAt: Date.now() + CACHE_TTL_MS });
     return account;
+  }
+
+  /**
+   * The acting account when it is known without asking the accounts service (no header, the caller itself, or
+   * a grant still cached); undefined otherwise, also for a malformed header, which resolve() then refuses.
+   */
+  resolveKnown(caller: Caller, header: string | string[] | undefined): ResolvedAccount | undefined {
+    const target = targetOf(header);
+    if (!target || target === caller.accountId) {
+      return { account_id: caller.accountId, master_account_id: caller.masterAccountId, short_reference_id: '' };
+    }
+    const cached = this.cache.get(cacheKeyOf(caller, target));
+    return cached && cached.expiresAt > Date.now() ? cached.account : undefined;
   }
 
   /** Drops every cached grant involving this account (called on account status events). */
@@ -67,4 +72,12 @@ export class OnBehalfOfResolver {
       if (key.includes(accountId)) this.cache.delete(key);
     }
   }
+}
+
+function targetOf(header: string | string[] | undefined): string | undefined {
+  return (Array.isArray(header) ? header[0] : header)?.trim();
+}
+
+function cacheKeyOf(caller: Caller, target: string): string {
+  return `${caller.accountId}:${target.toLowerCase()}`;
 }

@@ -33,4 +33,28 @@ describe('TokenService (HS256 with the secret as a KeyObject)', () => {
     expect(() => service.verify(expired)).toThrow('Token expired');
     expect(() => service.verify(undefined)).toThrow('x-auth-token header is required');
   });
+
+  it('answers a token it verified before from memory, and still expires it at its exp', () => {
+    const fresh = new TokenService({ JWT_SECRET: SECRET, TOKEN_TTL_SECONDS: 60 } as GatewayConfig);
+    const { auth_token, expired_at } = fresh.issue(credential);
+    const first = fresh.verify(auth_token);
+    expect(fresh.verify(`Bearer ${auth_token}`)).toBe(first);
+    expect(Object.isFrozen(first.perms)).toBe(true);
+    const now = jest.spyOn(Date, 'now').mockReturnValue(expired_at * 1000);
+    try {
+      expect(() => fresh.verify(auth_token)).toThrow('Token expired');
+      expect(() => fresh.verify(auth_token)).toThrow('Token expired');
+    } finally {
+      now.mockRestore();
+    }
+  });
+
+  it('keeps refusing a forged token on every attempt (only verified tokens are remembered)', () => {
+    const { auth_token } = service.issue(credential);
+    const [header, payload] = auth_token.split('.');
+    const tampered = `${header}.${payload}.${'A'.repeat(43)}`;
+    expect(() => service.verify(tampered)).toThrow('Invalid auth token');
+    expect(() => service.verify(tampered)).toThrow('Invalid auth token');
+    expect(service.verify(auth_token).kid).toBe('key-1');
+  });
 });

@@ -5,8 +5,8 @@ import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import { isUuid } from '@paygrid/ids';
 import { ApiError, envelopeA } from '@paygrid/platform';
 import { AuthenticatedRequest, authOf } from '../../common/authenticated-request';
-import { IdempotencyService } from './idempotency.service';
-import { RequestIdentity } from './idempotency.store';
+import { ClaimRequest, IdempotencyService, PreparedClaim } from './idempotency.service';
+import { ClaimResult, RequestIdentity } from './idempotency.store';
 
 /**
  * Idempotency for every authenticated POST (decisions §3), so routes stay one line: the key is
@@ -30,7 +30,17 @@ export interface IdempotencyClaim {
   executed: boolean;
 }
 
-type ClaimedRequest = AuthenticatedRequest & { idempotency?: IdempotencyClaim };
+/** A claim the AuthGuard already wrote in its Redis round trip (modules/auth/request-admission.ts). */
+export interface AdmittedClaim {
+  prepared: PreparedClaim;
+  result: ClaimResult;
+}
+
+type ClaimedRequest = AuthenticatedRequest & { idempotency?: IdempotencyClaim; admittedClaim?: AdmittedClaim };
+
+export function admitClaim(request: AuthenticatedRequest, claim: AdmittedClaim): void {
+  (request as ClaimedRequest).admittedClaim = claim;
+}
 
 export function idempotencyClaimOf(request: AuthenticatedRequest): IdempotencyClaim | undefined {
   return (request as ClaimedRequest).idempotency;
@@ -46,17 +56,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const request = context.switchToHttp().getRequest<ClaimedRequest>();
     if (request.method !== 'POST' || !request.auth) return next.handle();
-    if (this.reflector.getAllAndOverride<boolean>(READ_ONLY_POST, [context.getHandler(), context.getClass()])) {
+    // A claim admitted by the AuthGuard was made only for a route that is not read-only (route-auth.ts).
+    const admitted = request.admittedClaim;
+    if (!admitted && this.reflector.getAllAndOverride<boolean>(READ_ONLY_POST, [context.getHandler(), context.getClass()])) {
       return next.handle();
     }
     const key = idempotencyKeyOf(request);
-    const claim = await this.idempotency.claim({
-      key,
-      accountId: authOf(request).actor.account_id,
-      method: request.method,
-      path: request.url.split('?')[0],
-      body: request.body,
-    });
+    const claim = admitted
+      ? this.idempotency.decide(admitted.prepared, admitted.result)
+      : await this.idempotency.claim(claimRequestOf(request, key, authOf(request).actor.account_id));
     if (claim.kind === 'replay') {
       void context.switchToHttp().getResponse<FastifyReply>().header(REPLAYED_HEADER, 'true');
       const stored = JSON.parse(claim.body);
@@ -87,11 +95,23 @@ export class IdempotencyInterceptor implements NestInterceptor {
  * libs/ids (canonical form, any version), which also bounds the length.
  */
 export function idempotencyKeyOf(request: AuthenticatedRequest): string {
+  const key = usableIdempotencyKeyOf(request);
+  if (key !== undefined) return key;
   const header = request.headers['x-idempotency-key'];
-  const key = (Array.isArray(header) ? header[0] : header) ?? '';
-  if (key === '') {
+  if (((Array.isArray(header) ? header[0] : header) ?? '') === '') {
     throw envelopeA('idempotency_error', 'invalid_key_format', 'x-idempotency-key header is required on POST: a uuid');
   }
-  if (!isUuid(key)) throw envelopeA('idempotency_error', 'invalid_key_format', 'x-idempotency-key must be a uuid');
-  return key.toLowerCase();
+  throw envelopeA('idempotency_error', 'invalid_key_format', 'x-idempotency-key must be a uuid');
+}
+
+/** The key when the request carries a usable one; undefined where idempotencyKeyOf would refuse it. */
+export function usableIdempotencyKeyOf(request: AuthenticatedRequest): string | undefined {
+  const header = request.headers['x-idempotency-key'];
+  const key = Array.isArray(header) ? header[0] : header;
+  return key && isUuid(key) ? key.toLowerCase() : undefined;
+}
+
+/** What a claim is made of: the acting account, the route (its path without query string) and the body. */
+export function claimRequestOf(request: AuthenticatedRequest, key: string, accountId: string): ClaimRequest {
+  return { key, accountId, method: request.method, path: request.url.split('?')[0], body: request.body };
 }

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, hash, KeyObject } from 'node:crypto';
 import { APP_CONFIG, ApiError, envelopeA } from '@paygrid/platform';
 import { GatewayConfig } from '../../config';
-import { IdempotencyStore, RequestIdentity } from './idempotency.store';
+import { ClaimResult, IdempotencyStore, NewRecord, RequestIdentity } from './idempotency.store';
 
 /**
  * Idempotency as decisions §3 defines it. A key is claimed before the command is sent; the final
@@ -19,6 +19,11 @@ export type Claim =
   | { kind: 'execute'; commandId: string; owner: RequestIdentity }
   | { kind: 'replay'; status: number; body: string };
 
+export interface PreparedClaim {
+  owner: RequestIdentity;
+  record: NewRecord;
+}
+
 export interface ClaimRequest {
   key: string;
   accountId: string;
@@ -31,7 +36,8 @@ export interface ClaimRequest {
 export class IdempotencyService {
   private readonly lockMs: number;
   private readonly retentionMs: number;
-  private readonly hashKey: Buffer;
+  /** A KeyObject, made once: HMAC with a Buffer key re-imports the key on every request. */
+  private readonly hashKey: KeyObject;
 
   constructor(
     private readonly records: IdempotencyStore,
@@ -40,10 +46,16 @@ export class IdempotencyService {
     // Longer than a command may take, so a live request is never taken over by its own retry.
     this.lockMs = config.COMMAND_TIMEOUT_MS + 2000;
     this.retentionMs = config.IDEMPOTENCY_RETENTION_HOURS * 3600 * 1000;
-    this.hashKey = requestHashKey(config.CARD_TRANSPORT_KEY);
+    this.hashKey = createSecretKey(requestHashKey(config.CARD_TRANSPORT_KEY));
   }
 
   async claim(request: ClaimRequest): Promise<Claim> {
+    const prepared = this.prepare(request);
+    return this.decide(prepared, await this.records.claim(prepared.record));
+  }
+
+  /** The record a claim writes, without writing it: the authentication round trip may carry it (AuthGuard). */
+  prepare(request: ClaimRequest): PreparedClaim {
     const commandId = commandIdFor(request.accountId, request.key);
     const owner: RequestIdentity = {
       accountId: request.accountId,
@@ -51,8 +63,12 @@ export class IdempotencyService {
       path: request.path,
       requestHash: hashBody(request.body, this.hashKey),
     };
-    const result = await this.records.claim({ ...owner, key: request.key, commandId, lockMs: this.lockMs, retentionMs: this.retentionMs });
-    if (result.kind === 'claimed') return { kind: 'execute', commandId, owner };
+    return { owner, record: { ...owner, key: request.key, commandId, lockMs: this.lockMs, retentionMs: this.retentionMs } };
+  }
+
+  /** What the claim found, as the request's answer: execute it, replay, or an idempotency_error. */
+  decide({ owner, record }: PreparedClaim, result: ClaimResult): Claim {
+    if (result.kind === 'claimed') return { kind: 'execute', commandId: record.commandId, owner };
     if (result.kind === 'taken_over') return { kind: 'execute', commandId: result.commandId, owner };
 
     const existing = result.record;
@@ -90,7 +106,8 @@ export class IdempotencyService {
 }
 
 export function commandIdFor(accountId: string, key: string): string {
-  return `cmd_${createHash('sha256').update(`${accountId}\n${key}`).digest('hex').slice(0, 40)}`;
+  // One-shot hash (Node ≥ 20.12): the same digest as createHash(...).update(...).digest(), without the stream object.
+  return `cmd_${hash('sha256', `${accountId}\n${key}`, 'hex').slice(0, 40)}`;
 }
 
 /**
@@ -98,7 +115,7 @@ export function commandIdFor(accountId: string, key: string): string {
  * (HMAC), because a body may hold a card number and CVC: an unkeyed hash of one is a guessable stand-in
  * for the card (architecture rule 7), and the record lives in Redis.
  */
-export function hashBody(body: unknown, key: Buffer): string {
+export function hashBody(body: unknown, key: Buffer | KeyObject): string {
   return createHmac('sha256', key)
     .update(canonicalJson(body ?? {}))
     .digest('hex');

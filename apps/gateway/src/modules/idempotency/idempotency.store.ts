@@ -41,19 +41,25 @@ const NOW_MS = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 +
 
 // The same request (account, method, path, hash) whose holder released it or died takes the lock over;
 // anything else is returned for the service to answer (mismatch, replay or request_being_processed).
-const CLAIM = `${NOW_MS}
-local r = redis.call('HMGET', KEYS[1], 'account', 'method', 'path', 'hash', 'command', 'locked_until', 'status', 'body')
+// A Lua function, so the authentication round trip can run it too (modules/auth/request-admission.ts).
+export const CLAIM_FUNCTION = `local function claim(key, account, method, path, hash, command, lockMs, retentionMs)
+${NOW_MS}
+local r = redis.call('HMGET', key, 'account', 'method', 'path', 'hash', 'command', 'locked_until', 'status', 'body')
 if not r[1] then
-  redis.call('HSET', KEYS[1], 'account', ARGV[1], 'method', ARGV[2], 'path', ARGV[3], 'hash', ARGV[4], 'command', ARGV[5],
-    'locked_until', now + tonumber(ARGV[6]))
-  redis.call('PEXPIRE', KEYS[1], ARGV[7])
+  redis.call('HSET', key, 'account', account, 'method', method, 'path', path, 'hash', hash, 'command', command,
+    'locked_until', now + tonumber(lockMs))
+  redis.call('PEXPIRE', key, retentionMs)
   return {'claimed'}
 end
-if not r[7] and r[1] == ARGV[1] and r[2] == ARGV[2] and r[3] == ARGV[3] and r[4] == ARGV[4] and tonumber(r[6]) <= now then
-  redis.call('HSET', KEYS[1], 'locked_until', now + tonumber(ARGV[6]))
+if not r[7] and r[1] == account and r[2] == method and r[3] == path and r[4] == hash and tonumber(r[6]) <= now then
+  redis.call('HSET', key, 'locked_until', now + tonumber(lockMs))
   return {'taken_over', r[5]}
 end
-return {'held', r[1], r[2], r[3], r[4], r[5], r[7], r[8]}`;
+return {'held', r[1], r[2], r[3], r[4], r[5], r[7], r[8]}
+end`;
+
+const CLAIM = `${CLAIM_FUNCTION}
+return claim(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])`;
 
 // Writes after the claim touch only the record of this request (same account and hash, still
 // processing): never a record that expired or was lost and claimed again by a different request.
@@ -95,30 +101,7 @@ export class IdempotencyStore {
   }
 
   async claim(record: NewRecord): Promise<ClaimResult> {
-    const reply = (await this.scripts.idempotencyClaim(
-      redisKeyOf(record.key),
-      record.accountId,
-      record.method,
-      record.path,
-      record.requestHash,
-      record.commandId,
-      record.lockMs,
-      record.retentionMs,
-    )) as (string | null)[];
-    if (reply[0] === 'claimed') return { kind: 'claimed' };
-    if (reply[0] === 'taken_over') return { kind: 'taken_over', commandId: String(reply[1]) };
-    const [, accountId, method, path, requestHash, commandId, status, body] = reply.map((field) => field ?? undefined);
-    return {
-      kind: 'held',
-      record: {
-        accountId: accountId ?? '',
-        method: method ?? '',
-        path: path ?? '',
-        requestHash: requestHash ?? '',
-        commandId: commandId ?? '',
-        response: status === undefined ? undefined : { status: Number(status), body: body ?? '{}' },
-      },
-    };
+    return claimResultOf(await this.scripts.idempotencyClaim(redisKeyOf(record.key), ...claimArguments(record)));
   }
 
   async complete(key: string, owner: RequestIdentity, status: number, body: string): Promise<void> {
@@ -138,4 +121,28 @@ export class IdempotencyStore {
 
 export function redisKeyOf(key: string): string {
   return `${IDEMPOTENCY_KEY_PREFIX}${key}`;
+}
+
+/** The claim function's arguments after its key, in its order. */
+export function claimArguments(record: NewRecord): (string | number)[] {
+  return [record.accountId, record.method, record.path, record.requestHash, record.commandId, record.lockMs, record.retentionMs];
+}
+
+/** What the claim function returned, read. */
+export function claimResultOf(reply: unknown): ClaimResult {
+  const fields = reply as (string | null)[];
+  if (fields[0] === 'claimed') return { kind: 'claimed' };
+  if (fields[0] === 'taken_over') return { kind: 'taken_over', commandId: String(fields[1]) };
+  const [, accountId, method, path, requestHash, commandId, status, body] = fields.map((field) => field ?? undefined);
+  return {
+    kind: 'held',
+    record: {
+      accountId: accountId ?? '',
+      method: method ?? '',
+      path: path ?? '',
+      requestHash: requestHash ?? '',
+      commandId: commandId ?? '',
+      response: status === undefined ? undefined : { status: Number(status), body: body ?? '{}' },
+    },
+  };
 }
