@@ -82,7 +82,7 @@ export class PaymentFlow {
     input: Omit<NewIntent, 'status' | 'latestAttemptId'>,
     customer: Customer | null,
     first: NewAttemptInput | null,
-  ): Promise<Snapshot> {
+  ): Promise<Snapshot & { created: boolean }> {
     const attemptId = first ? newId('att') : null;
     const status = first ? deriveIntentStatus({ cancelledAt: null }, { status: 'INITIATED', failureCode: '' }) : 'REQUIRES_PAYMENT_METHOD';
     const written = await this.payments.insertIntent(
@@ -91,11 +91,11 @@ export class PaymentFlow {
       first && attemptId ? { ...first, id: attemptId } : undefined,
     );
     const { intent, attempt } = written;
-    if (!written.created) return this.complete(tx.manager, intent);
+    if (!written.created) return { ...(await this.complete(tx.manager, intent)), created: false };
     const asCreated: PaymentIntent = { ...intent, status: 'REQUIRES_PAYMENT_METHOD', latestAttemptId: null };
     await this.events.intent(tx.manager, AcquiringEvents.intentCreated, asCreated, null, customer);
     if (attempt) await this.events.attempt(tx.manager, intent, attempt);
-    return { intent, attempt, customer };
+    return { intent, attempt, customer, created: true };
   }
 
   /** A new INITIATED attempt becomes the intent's latest (the intent moves to PENDING quietly). */
