@@ -51,6 +51,8 @@ describe('acquiring service over the real bus', () => {
       { what: 'the attempt to settle' },
     );
     expect(settled.latest_payment_attempt?.arn).toMatch(/^\d{23}$/);
+    // Settling changes the attempt, not the intent (SUCCEEDED stays SUCCEEDED): its row is not rewritten.
+    expect(settled.update_time).toBe(intent.update_time);
   });
 
   it('answers a declined card with the decline code and lets the intent take another card', async () => {

@@ -193,7 +193,9 @@ export class PaymentFlow {
   /**
    * Writes the status the mapping derives (plus `changes`) with a conditional update, after checking the
    * move against the intent's state table; announces the new status unless it is the quiet PENDING of
-   * an attempt that has only just started.
+   * an attempt that has only just started. Writes nothing when nothing would change but `updated_at`
+   * (a capture's settlement: SUCCEEDED stays SUCCEEDED): every caller holds the intent's row lock, so
+   * the row is known to be as read, and the intent's own fields did not change.
    */
   async syncIntent(tx: TransactionContext, snapshot: Snapshot, changes: IntentChanges = {}, preferred?: IntentEvent): Promise<Snapshot> {
     const { intent, attempt } = snapshot;
@@ -203,10 +205,13 @@ export class PaymentFlow {
       // The mapping and the state table disagree: a bug, never written.
       throw new Error(`PaymentIntent ${intent.id}: no transition from ${intent.status} to ${target}`);
     }
+    const capturedAmountMinor = attempt?.capturedAmountMinor ?? intent.capturedAmountMinor;
+    const noChanges = Object.values(changes).every((value) => value === undefined);
+    if (noChanges && target === intent.status && capturedAmountMinor === intent.capturedAmountMinor) return snapshot;
     const updated = await this.payments.updateIntent(tx.manager, intent.id, intent.status, {
       ...changes,
       status: target,
-      captured_amount_minor: attempt?.capturedAmountMinor ?? intent.capturedAmountMinor,
+      captured_amount_minor: capturedAmountMinor,
       completed_at: intentMachine.isTerminal(target) && !intentMachine.isTerminal(intent.status) ? new Date() : undefined,
     });
     if (!updated) throw new Error(`PaymentIntent ${intent.id} changed under its row lock`);
