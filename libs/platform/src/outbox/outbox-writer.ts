@@ -60,12 +60,18 @@ export async function flushOutbox(executor: Executor): Promise<void> {
  * statement. Rows appended afterwards are still buffered for flushOutbox. The statement's result is
  * returned as the executor gives it.
  */
-export async function flushOutboxWith(executor: Executor, statement: { sql: string; params: unknown[] }): Promise<unknown> {
+export async function flushOutboxWith(
+  executor: Executor,
+  statement: { sql: string; params: unknown[] },
+): Promise<unknown> {
   const rows = buffered.get(executor);
   if (!rows || rows.length === 0) return executor.query(statement.sql, statement.params);
   buffered.set(executor, []);
   const events = insertRowsStatement(rows, statement.params.length + 1);
-  return executor.query(`WITH appended_events AS (${events.sql}) ${statement.sql}`, [...statement.params, ...events.params]);
+  return executor.query(`WITH appended_events AS (${events.sql}) ${statement.sql}`, [
+    ...statement.params,
+    ...events.params,
+  ]);
 }
 
 /** One statement for any number of rows; ids (the relay's order) follow the rows' order. */
@@ -76,7 +82,9 @@ async function insertRows(executor: Executor, rows: OutboxRow[]): Promise<void> 
 
 /** The insert of `rows`, its five array parameters numbered from `first`. */
 function insertRowsStatement(rows: OutboxRow[], first: number): { sql: string; params: unknown[] } {
-  const [ids, topics, keys, payloads, headers] = [0, 1, 2, 3, 4].map((offset) => `$${first + offset}::text[]`);
+  const [ids, topics, keys, payloads, headers] = [0, 1, 2, 3, 4].map(
+    (offset) => `$${first + offset}::text[]`,
+  );
   return {
     sql: `INSERT INTO outbox (event_id, topic, message_key, payload, headers)
      SELECT event_id, topic, message_key, payload, headers::jsonb

@@ -50,17 +50,32 @@ describe('payment attempt moved under its intent lock in one statement', () => {
         browserInfo: null,
         latestAttemptId: attemptId,
       },
-      { id: attemptId, commandId: null, autoCapture: true, card: { last4: '4242' } as unknown as StoredCard, savedCardId: null, threeDsAction: null, processor: 'sandbox' },
+      {
+        id: attemptId,
+        commandId: null,
+        autoCapture: true,
+        card: { last4: '4242' } as unknown as StoredCard,
+        savedCardId: null,
+        threeDsAction: null,
+        processor: 'sandbox',
+      },
     );
     return { intentId, attemptId };
   }
 
-  const statusOf = async (attemptId: string) => (await payments.findAttempt(service.dataSource, attemptId))?.status;
+  const statusOf = async (attemptId: string) =>
+    (await payments.findAttempt(service.dataSource, attemptId))?.status;
   const fail = { failure_code: 'do_not_honor', completed_at: new Date() };
 
   it('moves the latest attempt and returns the intent it locked', async () => {
     const { intentId, attemptId } = await initiated();
-    const moved = await payments.transitionLatestAttempt(service.dataSource, intentId, attemptId, 'FAIL', fail);
+    const moved = await payments.transitionLatestAttempt(
+      service.dataSource,
+      intentId,
+      attemptId,
+      'FAIL',
+      fail,
+    );
     expect(moved?.intent.id).toBe(intentId);
     expect(moved?.attempt).toMatchObject({ id: attemptId, status: 'FAILED', failureCode: 'do_not_honor' });
   });
@@ -69,9 +84,25 @@ describe('payment attempt moved under its intent lock in one statement', () => {
     const first = await initiated();
     const other = await initiated();
     await payments.transitionLatestAttempt(service.dataSource, first.intentId, first.attemptId, 'FAIL', fail);
-    expect(await payments.transitionLatestAttempt(service.dataSource, first.intentId, first.attemptId, 'AWAIT_PROCESSOR', {})).toBeUndefined();
+    expect(
+      await payments.transitionLatestAttempt(
+        service.dataSource,
+        first.intentId,
+        first.attemptId,
+        'AWAIT_PROCESSOR',
+        {},
+      ),
+    ).toBeUndefined();
     expect(await statusOf(first.attemptId)).toBe('FAILED');
-    expect(await payments.transitionLatestAttempt(service.dataSource, first.intentId, other.attemptId, 'FAIL', fail)).toBeUndefined();
+    expect(
+      await payments.transitionLatestAttempt(
+        service.dataSource,
+        first.intentId,
+        other.attemptId,
+        'FAIL',
+        fail,
+      ),
+    ).toBeUndefined();
     expect(await statusOf(other.attemptId)).toBe('INITIATED');
   });
 
@@ -120,7 +151,11 @@ describe('payment attempt moved under its intent lock in one statement', () => {
     const newer = await initiated();
     const moved = await afterLockHolder(
       intentId,
-      (holder) => holder.query('UPDATE payment_intents SET latest_attempt_id = $2 WHERE payment_intent_id = $1', [intentId, newer.attemptId]),
+      (holder) =>
+        holder.query('UPDATE payment_intents SET latest_attempt_id = $2 WHERE payment_intent_id = $1', [
+          intentId,
+          newer.attemptId,
+        ]),
       (waiter) => payments.transitionLatestAttempt(waiter, intentId, attemptId, 'FAIL', fail),
     );
     expect(moved).toBeUndefined();
