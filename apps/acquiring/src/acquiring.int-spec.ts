@@ -27,6 +27,11 @@ describe('acquiring service over the real bus', () => {
     return resultOf(await service.mutate<PaymentIntentView>(AcquiringCommand.createIntent.type, intentBody(overrides), { actor }));
   }
 
+  /** The create as a gateway retry re-sends it: same body, same command id. */
+  function createAs(commandId: string, body: Record<string, unknown>) {
+    return service.send<PaymentIntentView>(AcquiringCommand.createIntent.type, body, { actor, commandId });
+  }
+
   async function retrieve(id: string): Promise<PaymentIntentView> {
     return resultOf(await service.send<PaymentIntentView>(AcquiringCommand.retrieveIntent.type, { payment_intent_id: id }, { actor }));
   }
@@ -46,6 +51,8 @@ describe('acquiring service over the real bus', () => {
       { what: 'the attempt to settle' },
     );
     expect(settled.latest_payment_attempt?.arn).toMatch(/^\d{23}$/);
+    // Settling changes the attempt, not the intent (SUCCEEDED stays SUCCEEDED): its row is not rewritten.
+    expect(settled.update_time).toBe(intent.update_time);
   });
 
   it('answers a declined card with the decline code and lets the intent take another card', async () => {
@@ -86,11 +93,50 @@ describe('acquiring service over the real bus', () => {
   it('applies a repeated command id once and answers the repeat with the stored intent', async () => {
     const commandId = `cmd_repeat_${Date.now()}`;
     const body = intentBody({ payment_method: card(SANDBOX_CARDS.approvedVisa) });
-    const first = resultOf(await service.send<PaymentIntentView>(AcquiringCommand.createIntent.type, body, { actor, commandId }));
-    const second = resultOf(await service.send<PaymentIntentView>(AcquiringCommand.createIntent.type, body, { actor, commandId }));
+    const first = resultOf(await createAs(commandId, body));
+    const second = resultOf(await createAs(commandId, body));
     expect(second).toEqual(first);
     const [{ n }] = await service.dataSource.query('SELECT count(*)::int AS n FROM payment_intents WHERE create_command_id = $1', [commandId]);
     expect(n).toBe(1);
+  });
+
+  // The pipeline no longer pre-reads the ledger for a create (findsStoredReply): the handler must find
+  // the stored reply itself. After settlement the intent's current view differs from the reply stored
+  // at capture, so only a stored reply passes.
+  it('answers a repeat after settlement with the stored reply, not the current intent', async () => {
+    const commandId = `cmd_settled_repeat_${Date.now()}`;
+    const body = intentBody({ payment_method: card(SANDBOX_CARDS.approvedVisa) });
+    const first = resultOf(await createAs(commandId, body));
+    expect(first.latest_payment_attempt?.attempt_status).toBe('CAPTURE_REQUESTED');
+    await waitFor(
+      async () => (await retrieve(first.payment_intent_id)).latest_payment_attempt?.attempt_status === 'SETTLED' || undefined,
+      { what: 'the attempt to settle' },
+    );
+    const repeat = resultOf(await createAs(commandId, body));
+    expect(repeat).toEqual(first);
+  });
+
+  it('answers a repeat that names a new customer without inserting the customer again', async () => {
+    const commandId = `cmd_customer_repeat_${Date.now()}`;
+    const externalId = `ext-${commandId}`;
+    const body = intentBody({ payment_method: card(SANDBOX_CARDS.approvedVisa), customer: { external_customer_id: externalId } });
+    const first = resultOf(await createAs(commandId, body));
+    const repeat = resultOf(await createAs(commandId, body));
+    expect(repeat).toEqual(first);
+    const [{ n }] = await service.dataSource.query('SELECT count(*)::int AS n FROM customers WHERE external_customer_id = $1', [externalId]);
+    expect(n).toBe(1);
+  });
+
+  it('answers a repeat of a refused create with the stored refusal', async () => {
+    const commandId = `cmd_refused_repeat_${Date.now()}`;
+    const body = intentBody({ payment_method: card(SANDBOX_CARDS.approvedVisa) });
+    resultOf(await createAs(commandId, body));
+    // What a refusal stored by the completing transaction looks like to a repeat.
+    const refusal = { ok: false, error: { status: 409, body: { type: 'invalid_request_error', code: 'test_refusal', message: 'stored' } } };
+    await service.dataSource.query('UPDATE processed_commands SET reply = $2 WHERE command_id = $1', [commandId, JSON.stringify(refusal)]);
+    const repeat = refusalOf(await createAs(commandId, body));
+    expect(repeat.status).toBe(409);
+    expect(repeat.body).toMatchObject({ code: 'test_refusal' });
   });
 });
 

@@ -4,6 +4,7 @@ import { CommandReply } from '@paygrid/contracts';
 import { ApiError } from '../errors/api-error';
 import { Executor } from '../database/data-source';
 import { runInTransaction, TransactionContext } from '../database/transaction-context';
+import { flushOutboxWith } from '../outbox/outbox-writer';
 
 /**
  * Applies a mutating command at most once (architecture rule 2), with one ledger write per command.
@@ -15,7 +16,8 @@ import { runInTransaction, TransactionContext } from '../database/transaction-co
  * Domain refusals (ApiError) are stored as well, so a repeat is answered the same way without
  * re-running; anything else rolls back and leaves no row, so the retry runs again.
  *
- * Round trips for a first application: BEGIN, the effect's own statements, one INSERT, COMMIT.
+ * Round trips for a first application: BEGIN, the effect's own statements, one INSERT (which also
+ * writes the effect's buffered outbox rows, outbox-writer.ts), COMMIT.
  */
 export interface LedgerOutcome<R> {
   reply: CommandReply<R>;
@@ -52,11 +54,12 @@ export async function applyCommandOnce<R>(
       }
       if (commandId !== null) {
         const reply: CommandReply<R> = { ok: true, result: value };
-        const claimed = await tx.manager.query(
-          `INSERT INTO processed_commands (command_id, command_type, reply) VALUES ($1, $2, $3)
+        // The effect's buffered events are written by this statement too (one round trip, not two).
+        const claimed = (await flushOutboxWith(tx.manager, {
+          sql: `INSERT INTO processed_commands (command_id, command_type, reply) VALUES ($1, $2, $3)
            ON CONFLICT (command_id) DO NOTHING RETURNING command_id`,
-          [commandId, command.type, JSON.stringify(reply)],
-        );
+          params: [commandId, command.type, JSON.stringify(reply)],
+        })) as unknown[];
         if (claimed.length === 0) throw new CommandAlreadyApplied();
       }
       return value;

@@ -92,7 +92,7 @@ export class CommandDispatcher implements OnApplicationBootstrap {
   }
 
   private typedRoute(meta: CommandHandlerMetadata, handle: (payload: object, context: CommandContext) => unknown): Route {
-    const { definition, staged } = meta;
+    const { definition, staged, findsStoredReply } = meta;
     const dataSource = definition.mutates ? this.requireDatabase(definition.type) : undefined;
     return async (command) => {
       const validated = validatePayload(definition.payload, command.payload ?? {});
@@ -111,8 +111,10 @@ export class CommandDispatcher implements OnApplicationBootstrap {
         );
         return outcome.reply;
       }
-      const stored = await storedCommandReply(dataSource, command.command_id);
-      if (stored) return stored;
+      if (!findsStoredReply) {
+        const stored = await storedCommandReply(dataSource, command.command_id);
+        if (stored) return stored;
+      }
       const context = new StagedContext(
         command.type,
         command.command_id,

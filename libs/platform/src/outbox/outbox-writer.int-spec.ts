@@ -4,12 +4,13 @@ import { EventTopics } from '@paygrid/contracts';
 import { createTestDatabase, TestDatabase } from '@paygrid/testing';
 import { createDataSource } from '../database/data-source';
 import { runInTransaction } from '../database/transaction-context';
-import { appendToOutbox, NewEvent } from './outbox-writer';
+import { appendToOutbox, flushOutboxWith, NewEvent } from './outbox-writer';
 
 /**
  * The outbox writer against the real Postgres: inside runInTransaction a transaction's events are
  * written by one statement at its end, in the order they were appended; a rolled-back transaction
- * writes none; outside one, an event is written at once.
+ * writes none; outside one, an event is written at once; flushOutboxWith writes them with another
+ * statement (the command ledger's row), in one round trip.
  */
 const logger = pino({ level: 'silent' });
 
@@ -76,5 +77,33 @@ describe('outbox writer', () => {
     expect((await rowsOf('bare')).map((row) => row.name)).toEqual(['immediate']);
     await runInTransaction(dataSource, logger, (tx) => appendToOutbox(tx.manager, event('single', 'only')));
     expect((await rowsOf('single')).map((row) => row.name)).toEqual(['only']);
+  });
+
+  it('writes the buffered events with a companion statement, whose result it returns, and keeps buffering after', async () => {
+    await dataSource.query('CREATE TABLE IF NOT EXISTS companion (id text PRIMARY KEY)');
+    const statements: string[] = [];
+    const returned = await runInTransaction(dataSource, logger, async (tx) => {
+      await appendToOutbox(tx.manager, event('companion', 'first'));
+      await appendToOutbox(tx.manager, event('companion', 'second'));
+      const query = tx.manager.query.bind(tx.manager);
+      tx.manager.query = ((sql: string, params?: unknown[]) => {
+        statements.push(sql);
+        return query(sql, params);
+      }) as typeof tx.manager.query;
+      const result = await flushOutboxWith(tx.manager, { sql: 'INSERT INTO companion (id) VALUES ($1) RETURNING id', params: ['c-1'] });
+      await appendToOutbox(tx.manager, event('companion', 'third'));
+      return result;
+    });
+    expect(returned).toEqual([{ id: 'c-1' }]);
+    expect(statements).toHaveLength(2); // the companion with the first two events; the third at the end
+    expect((await rowsOf('companion')).map((row) => row.name)).toEqual(['first', 'second', 'third']);
+    await expect(
+      runInTransaction(dataSource, logger, async (tx) => {
+        await appendToOutbox(tx.manager, event('companion-lost', 'lost'));
+        await flushOutboxWith(tx.manager, { sql: 'INSERT INTO companion (id) VALUES ($1)', params: ['c-2'] });
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(await rowsOf('companion-lost')).toEqual([]);
   });
 });

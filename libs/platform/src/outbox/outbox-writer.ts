@@ -53,22 +53,52 @@ export async function flushOutbox(executor: Executor): Promise<void> {
   if (rows.length > 0) await insertRows(executor, rows);
 }
 
+/**
+ * Runs `statement` (its parameters $1..$n) with the rows buffered so far written by the same statement,
+ * as a data-modifying CTE ahead of it: one round trip for both, and the rows exist iff it commits, as
+ * with flushOutbox. The command ledger's row uses it, so a command's events and its ledger row are one
+ * statement. Rows appended afterwards are still buffered for flushOutbox. The statement's result is
+ * returned as the executor gives it.
+ */
+export async function flushOutboxWith(
+  executor: Executor,
+  statement: { sql: string; params: unknown[] },
+): Promise<unknown> {
+  const rows = buffered.get(executor);
+  if (!rows || rows.length === 0) return executor.query(statement.sql, statement.params);
+  buffered.set(executor, []);
+  const events = insertRowsStatement(rows, statement.params.length + 1);
+  return executor.query(`WITH appended_events AS (${events.sql}) ${statement.sql}`, [
+    ...statement.params,
+    ...events.params,
+  ]);
+}
+
 /** One statement for any number of rows; ids (the relay's order) follow the rows' order. */
 async function insertRows(executor: Executor, rows: OutboxRow[]): Promise<void> {
-  await executor.query(
-    `INSERT INTO outbox (event_id, topic, message_key, payload, headers)
+  const statement = insertRowsStatement(rows, 1);
+  await executor.query(statement.sql, statement.params);
+}
+
+/** The insert of `rows`, its five array parameters numbered from `first`. */
+function insertRowsStatement(rows: OutboxRow[], first: number): { sql: string; params: unknown[] } {
+  const [ids, topics, keys, payloads, headers] = [0, 1, 2, 3, 4].map(
+    (offset) => `$${first + offset}::text[]`,
+  );
+  return {
+    sql: `INSERT INTO outbox (event_id, topic, message_key, payload, headers)
      SELECT event_id, topic, message_key, payload, headers::jsonb
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+       FROM unnest(${ids}, ${topics}, ${keys}, ${payloads}, ${headers})
             WITH ORDINALITY AS appended (event_id, topic, message_key, payload, headers, position)
       ORDER BY position`,
-    [
+    params: [
       rows.map((row) => row.eventId),
       rows.map((row) => row.topic),
       rows.map((row) => row.messageKey),
       rows.map((row) => row.payload),
       rows.map((row) => row.headers),
     ],
-  );
+  };
 }
 
 export async function appendToOutbox<D>(executor: Executor, event: NewEvent<D>): Promise<DomainEvent<D>> {

@@ -2,11 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { PaymentIntentView } from '@paygrid/contracts';
 import { LOGGER, StagedContext } from '@paygrid/platform';
-import { AcquiringErrors } from '../../common/acquiring-errors';
 import { CardForPayment } from '../cards/card-transport';
 import { AuthorizationResult, CARD_CONNECTOR, CardConnector, PlainCard } from '../connectors/connector';
 import { PaymentFlow, Snapshot } from './payment-flow';
-import { PaymentRepository } from './payment.repository';
 
 /**
  * The one synchronous processor call, medusa-style: the attempt was recorded INITIATED in its own
@@ -22,7 +20,6 @@ export type Completion = StagedContext['complete'];
 export class Authorization {
   constructor(
     private readonly flow: PaymentFlow,
-    private readonly payments: PaymentRepository,
     @Inject(CARD_CONNECTOR) private readonly connector: CardConnector,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -46,23 +43,16 @@ export class Authorization {
   }
 
   /**
-   * Records a processor answer for `known.attempt`, which must still be the intent's latest, and
-   * compensates when it is not recorded. Only the intent is read again (under its row lock): the
-   * attempt's status write is a conditional update that refuses a move it no longer allows, and a
-   * customer never changes once an attempt exists.
+   * Records a processor answer for `known.attempt`, which must still be the intent's latest
+   * (PaymentFlow.applyAuthorization checks it under the intent's row lock), and compensates when it is
+   * not recorded.
    */
   async apply(complete: Completion, known: Snapshot, result: AuthorizationResult, card: PlainCard | null): Promise<PaymentIntentView> {
     const attempt = known.attempt;
     if (!attempt) throw new Error(`intent ${known.intent.id} has no attempt to complete`);
     let outcome: { result: PaymentIntentView; applied: boolean };
     try {
-      outcome = await complete(async (tx) => {
-        const intent = await this.payments.lockIntent(tx.manager, known.intent.id);
-        if (!intent || intent.latestAttemptId !== attempt.id) {
-          throw AcquiringErrors.unexpectedState(`cannot complete PaymentAttempt ${attempt.id}: it is no longer the latest attempt`);
-        }
-        return this.flow.view(await this.flow.applyAuthorization(tx, { ...known, intent }, result, card));
-      });
+      outcome = await complete(async (tx) => this.flow.view(await this.flow.applyAuthorization(tx, known, result, card)));
     } catch (error) {
       await this.compensate(attempt.id, result);
       throw error;

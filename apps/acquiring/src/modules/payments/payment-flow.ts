@@ -82,7 +82,7 @@ export class PaymentFlow {
     input: Omit<NewIntent, 'status' | 'latestAttemptId'>,
     customer: Customer | null,
     first: NewAttemptInput | null,
-  ): Promise<Snapshot> {
+  ): Promise<Snapshot & { created: boolean }> {
     const attemptId = first ? newId('att') : null;
     const status = first ? deriveIntentStatus({ cancelledAt: null }, { status: 'INITIATED', failureCode: '' }) : 'REQUIRES_PAYMENT_METHOD';
     const written = await this.payments.insertIntent(
@@ -91,11 +91,11 @@ export class PaymentFlow {
       first && attemptId ? { ...first, id: attemptId } : undefined,
     );
     const { intent, attempt } = written;
-    if (!written.created) return this.complete(tx.manager, intent);
+    if (!written.created) return { ...(await this.complete(tx.manager, intent)), created: false };
     const asCreated: PaymentIntent = { ...intent, status: 'REQUIRES_PAYMENT_METHOD', latestAttemptId: null };
     await this.events.intent(tx.manager, AcquiringEvents.intentCreated, asCreated, null, customer);
     if (attempt) await this.events.attempt(tx.manager, intent, attempt);
-    return { intent, attempt, customer };
+    return { intent, attempt, customer, created: true };
   }
 
   /** A new INITIATED attempt becomes the intent's latest (the intent moves to PENDING quietly). */
@@ -107,50 +107,34 @@ export class PaymentFlow {
   }
 
   /**
-   * Applies the processor's answer to an attempt that is still waiting for it (a conditional update:
-   * an answer that arrives twice, or after a cancel, is refused with the attempt's current status).
+   * Applies the processor's answer to `known.attempt`, which must still be the intent's latest and
+   * waiting for it: the intent is locked and read again (a customer never changes once an attempt
+   * exists), and the attempt moved by a conditional update (an answer that arrives twice, or after a
+   * cancel, is refused with the attempt's current status): one statement when nothing refuses.
    */
-  async applyAuthorization(tx: TransactionContext, snapshot: Snapshot, result: AuthorizationResult, card: PlainCard | null): Promise<Snapshot> {
-    const attempt = snapshot.attempt;
-    if (!attempt) throw new Error(`intent ${snapshot.intent.id} has no attempt to authorise`);
+  async applyAuthorization(tx: TransactionContext, known: Snapshot, result: AuthorizationResult, card: PlainCard | null): Promise<Snapshot> {
+    const attempt = known.attempt;
+    if (!attempt) throw new Error(`intent ${known.intent.id} has no attempt to authorise`);
     const now = new Date();
-    const common = { processor_reference: result.processorReference, authentication_data: result.authenticationData };
-    let updated: PaymentAttempt;
+    const { event, set } = authorizationWrite(result, attempt, now);
+    const { intent, attempt: updated } = await this.moveLatestAttempt(tx, known.intent.id, attempt.id, event, set);
     switch (result.kind) {
-      case 'approved': {
-        const event: AttemptEvent = result.captured ? 'CAPTURE' : 'AUTHORIZE';
-        updated = await this.payments.transitionAttempt(tx.manager, attempt.id, event, {
-          ...common,
-          auth_code: result.authCode,
-          rrn: result.rrn,
-          authorized_at: now,
-          ...(result.captured ? { captured_amount_minor: attempt.amountMinor, completed_at: now } : {}),
-        });
+      case 'approved':
         if (result.captured) await this.scheduleSettlement(tx, attempt.id, now);
         else {
           const dueAt = await this.captureWindow.closesAt(tx.manager, attempt.accountId, now);
           await this.jobs.schedule(tx, { kind: 'auto_capture', subjectId: attempt.id, dueAt });
         }
-        if (card && snapshot.intent.customerId && !attempt.savedCardId) {
-          await this.customers.saveCard(tx.manager, snapshot.intent.customerId, attempt.accountId, card, attempt.card);
+        if (card && intent.customerId && !attempt.savedCardId) {
+          await this.customers.saveCard(tx.manager, intent.customerId, attempt.accountId, card, attempt.card);
         }
         break;
-      }
       case 'declined':
-        updated = await this.payments.transitionAttempt(tx.manager, attempt.id, 'FAIL', {
-          ...common,
-          failure_code: result.failureCode,
-          failure_message: result.failureMessage,
-          advice_code: result.adviceCode,
-          completed_at: now,
-        });
         break;
       case 'challenge':
-        updated = await this.payments.transitionAttempt(tx.manager, attempt.id, 'REDIRECT_FOR_AUTHENTICATION', common);
-        await this.jobs.schedule(tx, { kind: 'expire_authentication', subjectId: attempt.id, dueAt: snapshot.intent.clientSecretExpiresAt });
+        await this.jobs.schedule(tx, { kind: 'expire_authentication', subjectId: attempt.id, dueAt: intent.clientSecretExpiresAt });
         break;
       case 'pending':
-        updated = await this.payments.transitionAttempt(tx.manager, attempt.id, 'AWAIT_PROCESSOR', common);
         await this.jobs.schedule(tx, {
           kind: 'complete_async_authorization',
           subjectId: attempt.id,
@@ -158,12 +142,32 @@ export class PaymentFlow {
         });
         break;
     }
-    await this.events.attempt(tx.manager, snapshot.intent, updated);
-    const next = await this.syncIntent(tx, { ...snapshot, attempt: updated });
+    await this.events.attempt(tx.manager, intent, updated);
+    const next = await this.syncIntent(tx, { ...known, intent, attempt: updated });
     if (updated.status === 'PENDING_AUTHORIZATION') {
       await this.events.intent(tx.manager, AcquiringEvents.intentPending, next.intent, next.attempt, next.customer);
     }
     return next;
+  }
+
+  /**
+   * The intent locked and the attempt moved, in one statement; when that refused, the separate steps
+   * (under the lock it took), whose refusals say what changed: a newer attempt, or the attempt's status.
+   */
+  private async moveLatestAttempt(
+    tx: TransactionContext,
+    intentId: string,
+    attemptId: string,
+    event: AttemptEvent,
+    set: Record<string, unknown>,
+  ): Promise<{ intent: PaymentIntent; attempt: PaymentAttempt }> {
+    const moved = await this.payments.transitionLatestAttempt(tx.manager, intentId, attemptId, event, set);
+    if (moved) return moved;
+    const intent = await this.payments.lockIntent(tx.manager, intentId);
+    if (!intent || intent.latestAttemptId !== attemptId) {
+      throw AcquiringErrors.unexpectedState(`cannot complete PaymentAttempt ${attemptId}: it is no longer the latest attempt`);
+    }
+    return { intent, attempt: await this.payments.transitionAttempt(tx.manager, attemptId, event, set) };
   }
 
   /** A captured attempt is cleared and settled a short (sandbox) delay later. */
@@ -193,7 +197,9 @@ export class PaymentFlow {
   /**
    * Writes the status the mapping derives (plus `changes`) with a conditional update, after checking the
    * move against the intent's state table; announces the new status unless it is the quiet PENDING of
-   * an attempt that has only just started.
+   * an attempt that has only just started. Writes nothing when nothing would change but `updated_at`
+   * (a capture's settlement: SUCCEEDED stays SUCCEEDED): every caller holds the intent's row lock, so
+   * the row is known to be as read, and the intent's own fields did not change.
    */
   async syncIntent(tx: TransactionContext, snapshot: Snapshot, changes: IntentChanges = {}, preferred?: IntentEvent): Promise<Snapshot> {
     const { intent, attempt } = snapshot;
@@ -203,10 +209,13 @@ export class PaymentFlow {
       // The mapping and the state table disagree: a bug, never written.
       throw new Error(`PaymentIntent ${intent.id}: no transition from ${intent.status} to ${target}`);
     }
+    const capturedAmountMinor = attempt?.capturedAmountMinor ?? intent.capturedAmountMinor;
+    const noChanges = Object.values(changes).every((value) => value === undefined);
+    if (noChanges && target === intent.status && capturedAmountMinor === intent.capturedAmountMinor) return snapshot;
     const updated = await this.payments.updateIntent(tx.manager, intent.id, intent.status, {
       ...changes,
       status: target,
-      captured_amount_minor: attempt?.capturedAmountMinor ?? intent.capturedAmountMinor,
+      captured_amount_minor: capturedAmountMinor,
       completed_at: intentMachine.isTerminal(target) && !intentMachine.isTerminal(intent.status) ? new Date() : undefined,
     });
     if (!updated) throw new Error(`PaymentIntent ${intent.id} changed under its row lock`);
@@ -215,6 +224,33 @@ export class PaymentFlow {
       await this.events.intent(tx.manager, INTENT_EVENT_OF_STATUS[target], updated, attempt, snapshot.customer);
     }
     return next;
+  }
+}
+
+/** The attempt's move for a processor answer: the event and the columns it writes. */
+function authorizationWrite(result: AuthorizationResult, attempt: PaymentAttempt, now: Date): { event: AttemptEvent; set: Record<string, unknown> } {
+  const common = { processor_reference: result.processorReference, authentication_data: result.authenticationData };
+  switch (result.kind) {
+    case 'approved':
+      return {
+        event: result.captured ? 'CAPTURE' : 'AUTHORIZE',
+        set: {
+          ...common,
+          auth_code: result.authCode,
+          rrn: result.rrn,
+          authorized_at: now,
+          ...(result.captured ? { captured_amount_minor: attempt.amountMinor, completed_at: now } : {}),
+        },
+      };
+    case 'declined':
+      return {
+        event: 'FAIL',
+        set: { ...common, failure_code: result.failureCode, failure_message: result.failureMessage, advice_code: result.adviceCode, completed_at: now },
+      };
+    case 'challenge':
+      return { event: 'REDIRECT_FOR_AUTHENTICATION', set: common };
+    case 'pending':
+      return { event: 'AWAIT_PROCESSOR', set: common };
   }
 }
 

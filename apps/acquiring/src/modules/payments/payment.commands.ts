@@ -35,7 +35,8 @@ export class PaymentCommands {
     private readonly queries: PaymentQueries,
   ) {}
 
-  @HandleCommand(AcquiringCommand.createIntent, { staged: true })
+  // Finds a repeat's stored reply in its first transaction (create-intent.operation.ts): no pre-read.
+  @HandleCommand(AcquiringCommand.createIntent, { staged: true, findsStoredReply: true })
   createIntent(payload: CreateIntentPayload, context: StagedContext) {
     return this.create.execute(context, payload);
   }

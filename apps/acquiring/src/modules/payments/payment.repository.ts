@@ -3,7 +3,7 @@ import { AttemptStatus, AuthenticationData, IntentStatus } from '@paygrid/contra
 import { minorUnitsFromDb } from '@paygrid/money';
 import { Executor, rowsOf } from '@paygrid/platform';
 import { PageWindow } from '../../common/paging';
-import { applyTransition } from '@paygrid/state-machine';
+import { applyTransition, conditionalUpdateSql } from '@paygrid/state-machine';
 import { AttemptEvent, attemptMachine } from './payment-attempt.states';
 import { PaymentAttempt, PaymentIntent, StoredCard } from './payment.types';
 
@@ -116,6 +116,23 @@ const INSERT_INTENT_WITH_ATTEMPT = `WITH i AS (${INSERT_INTENT} RETURNING *), a 
     RETURNING *
   )
   SELECT i.*, ${JOINED_ATTEMPT} FROM i LEFT JOIN a ON a.payment_intent_id = i.payment_intent_id`;
+
+/** A transition's target row and columns to write, serialised as the driver needs them. */
+function attemptTransition(attemptId: string, set: Record<string, unknown>) {
+  const serialised = Object.fromEntries(
+    Object.entries(set).map(([column, value]) => [
+      column,
+      typeof value === 'bigint' ? value.toString() : value !== null && typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : value,
+    ]),
+  );
+  return {
+    table: 'payment_attempts',
+    id: attemptId,
+    idColumn: 'attempt_id',
+    statusColumn: 'attempt_status',
+    set: { ...serialised, updated_at: new Date() },
+  };
+}
 
 function attemptOfJoined(row: Record<string, unknown>): PaymentAttempt {
   return toAttempt(Object.fromEntries(ATTEMPT_COLUMNS.map((column) => [column, row[`att__${column}`]])) as unknown as AttemptRow);
@@ -460,21 +477,41 @@ export class PaymentRepository {
     event: AttemptEvent,
     set: Record<string, unknown>,
   ): Promise<PaymentAttempt> {
-    const serialised = Object.fromEntries(
-      Object.entries(set).map(([column, value]) => [
-        column,
-        typeof value === 'bigint' ? value.toString() : value !== null && typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : value,
-      ]),
-    );
-    const row = await applyTransition(executor, attemptMachine, {
-      table: 'payment_attempts',
-      id: attemptId,
-      idColumn: 'attempt_id',
-      statusColumn: 'attempt_status',
-      event,
-      set: { ...serialised, updated_at: new Date() },
-    });
+    const row = await applyTransition(executor, attemptMachine, { ...attemptTransition(attemptId, set), event });
     return toAttempt(row as unknown as AttemptRow);
+  }
+
+  /**
+   * lockIntent, the check that the attempt is still the intent's latest, and transitionAttempt, in one
+   * statement: the intent's row lock is taken first (the CTE is read by the update's condition before
+   * the attempt row is written), and the update re-checks the attempt's status against its newest
+   * version, as transitionAttempt's does. Undefined when anything refused it (intent missing, a newer
+   * attempt, a status the event does not allow): the caller then takes the separate steps, whose
+   * refusals say which, under the lock this statement already holds.
+   */
+  async transitionLatestAttempt(
+    executor: Executor,
+    intentId: string,
+    attemptId: string,
+    event: AttemptEvent,
+    set: Record<string, unknown>,
+  ): Promise<{ intent: PaymentIntent; attempt: PaymentAttempt } | undefined> {
+    const update = conditionalUpdateSql({
+      ...attemptTransition(attemptId, set),
+      from: attemptMachine.allowedFrom(event),
+      to: attemptMachine.targetOf(event),
+    });
+    const intentParam = update.params.length + 1;
+    const latestOnly = update.sql.replace(/ RETURNING \*$/, ' AND attempt_id = (SELECT latest_attempt_id FROM i) RETURNING *');
+    if (latestOnly === update.sql) throw new Error('conditionalUpdateSql changed shape: cannot add the latest-attempt check');
+    const [row] = rowsOf<IntentRow & Record<string, unknown>>(
+      await executor.query(
+        `WITH i AS (SELECT * FROM payment_intents WHERE payment_intent_id = $${intentParam} FOR UPDATE), a AS (${latestOnly})
+          SELECT i.*, ${JOINED_ATTEMPT} FROM i JOIN a ON true`,
+        [...update.params, intentId],
+      ),
+    );
+    return row ? { intent: toIntent(row), attempt: attemptOfJoined(row) } : undefined;
   }
 
   async addRefunded(executor: Executor, attemptId: string, amountMinor: bigint): Promise<void> {

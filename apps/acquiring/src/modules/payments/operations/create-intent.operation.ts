@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { Actor, CreateIntentPayload, PaymentIntentView } from '@paygrid/contracts';
-import { StagedContext, TransactionContext } from '@paygrid/platform';
+import { Actor, CommandReply, CreateIntentPayload, PaymentIntentView } from '@paygrid/contracts';
+import { resultOrThrow, StagedContext, storedCommandReply, TransactionContext } from '@paygrid/platform';
 import { newId } from '@paygrid/ids';
 import { requireAmount } from '../../../common/wire-amount';
 import { CardForPayment, CardTransport } from '../../cards/card-transport';
@@ -15,7 +15,8 @@ import { PaymentFlow, Snapshot } from '../payment-flow';
  * intent is confirmed at once: validate (the card opened and checked first: a bad number is a 400 that
  * records nothing) → record the intent and its INITIATED attempt (each row written once) → authorise →
  * apply the answer. A retry of the command resumes where the first run stopped; a completed one gets
- * its stored reply from the pipeline.
+ * its stored reply: the handler finds it itself (`findsStoredReply`, payment.commands.ts), so a first
+ * run pays no standalone ledger read (see `prepare`).
  */
 export const CLIENT_SECRET_TTL_MS = 60 * 60 * 1000;
 
@@ -42,8 +43,33 @@ export class CreateIntentOperation {
       );
       return result;
     }
-    const prepared = await context.transaction((tx) => this.record(tx, context.commandId, actor, payload, card));
+    const prepared = await context.transaction((tx) => this.prepare(tx, context.commandId, actor, payload, card));
+    if ('stored' in prepared) return resultOrThrow(prepared.stored);
     return this.authorization.run(context.complete, prepared, card);
+  }
+
+  /**
+   * Transaction 1 of a card create, which also answers a repeat of a completed command with its stored
+   * reply. The intent's insert is keyed by the command id: a repeat's insert finds the first run's
+   * intent (created: false), and only then is the ledger read. A named customer is resolved before that
+   * insert (an inline one is even inserted, and a saved one could have been deleted since), so with one
+   * the ledger is read first, as the pipeline used to. The card-less path needs neither: its one
+   * transaction ends with the ledger row, whose insert finds the stored reply and rolls everything back.
+   */
+  private async prepare(
+    tx: TransactionContext,
+    commandId: string | null,
+    actor: Actor,
+    payload: CreateIntentPayload,
+    card: CardForPayment,
+  ): Promise<Snapshot | { stored: CommandReply<PaymentIntentView> }> {
+    const namesCustomer = Boolean(payload.customer_id || payload.customer);
+    const early = namesCustomer ? await storedCommandReply<PaymentIntentView>(tx.manager, commandId) : undefined;
+    if (early) return { stored: early };
+    const recorded = await this.record(tx, commandId, actor, payload, card);
+    if (recorded.created) return recorded;
+    const stored = namesCustomer ? undefined : await storedCommandReply<PaymentIntentView>(tx.manager, commandId);
+    return stored ? { stored } : recorded;
   }
 
   /** Load (the customer) → decide → update: the intent, its first attempt, their events. */
@@ -53,7 +79,7 @@ export class CreateIntentOperation {
     actor: Actor,
     payload: CreateIntentPayload,
     card: CardForPayment | undefined,
-  ): Promise<Snapshot> {
+  ): Promise<Snapshot & { created: boolean }> {
     const customer = await this.customers.resolveForIntent(tx.manager, actor.account_id, {
       customer_id: payload.customer_id,
       customer: payload.customer_id ? undefined : payload.customer,
