@@ -60,6 +60,23 @@ describe('conditionalUpdateSql', () => {
     ]);
   });
 
+  it("adds the caller's own condition to the guard, parameters unchanged", () => {
+    const statement = conditionalUpdateSql({
+      table: 'payment_attempts',
+      id: 'att_1',
+      from: ['INITIATED'],
+      to: 'CAPTURE_REQUESTED',
+      idColumn: 'attempt_id',
+      statusColumn: 'attempt_status',
+      alsoWhere: 'attempt_id = (SELECT latest_attempt_id FROM i)',
+    });
+    expect(statement.sql).toBe(
+      'UPDATE "payment_attempts" SET "attempt_status" = $3 WHERE "attempt_id" = $1 AND "attempt_status" = ANY($2) ' +
+        'AND (attempt_id = (SELECT latest_attempt_id FROM i)) RETURNING *',
+    );
+    expect(statement.params).toEqual(['att_1', ['INITIATED'], 'CAPTURE_REQUESTED']);
+  });
+
   it('honours custom id and status columns', () => {
     const statement = conditionalUpdateSql({
       table: 'payouts',

@@ -43,6 +43,11 @@ export interface ConditionalUpdateInput {
   set?: Readonly<Row>;
   idColumn?: string;
   statusColumn?: string;
+  /**
+   * One more condition the row must meet, as SQL of the caller's own (never input), e.g. a subquery of a
+   * CTE the statement is part of. Its parameters, if any, are the caller's to number after these.
+   */
+  alsoWhere?: string;
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
@@ -65,7 +70,7 @@ export function quoteIdentifier(name: string): string {
  * with params `[id, from, to, …set values]`.
  */
 export function conditionalUpdateSql(input: ConditionalUpdateInput): SqlStatement {
-  const { table, id, from, to, set = {}, idColumn = 'id', statusColumn = 'status' } = input;
+  const { table, id, from, to, set = {}, idColumn = 'id', statusColumn = 'status', alsoWhere } = input;
   const tableSql = quoteIdentifier(table);
   const idSql = quoteIdentifier(idColumn);
   const statusSql = quoteIdentifier(statusColumn);
@@ -83,7 +88,7 @@ export function conditionalUpdateSql(input: ConditionalUpdateInput): SqlStatemen
     assignments.push(`${quoteIdentifier(column)} = $${params.length}`);
   }
   return {
-    sql: `UPDATE ${tableSql} SET ${assignments.join(', ')} WHERE ${idSql} = $1 AND ${statusSql} = ANY($2) RETURNING *`,
+    sql: `UPDATE ${tableSql} SET ${assignments.join(', ')} WHERE ${idSql} = $1 AND ${statusSql} = ANY($2)${alsoWhere ? ` AND (${alsoWhere})` : ''} RETURNING *`,
     params,
   };
 }

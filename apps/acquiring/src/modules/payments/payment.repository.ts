@@ -500,13 +500,12 @@ export class PaymentRepository {
       ...attemptTransition(attemptId, set),
       from: attemptMachine.allowedFrom(event),
       to: attemptMachine.targetOf(event),
+      alsoWhere: 'attempt_id = (SELECT latest_attempt_id FROM i)',
     });
     const intentParam = update.params.length + 1;
-    const latestOnly = update.sql.replace(/ RETURNING \*$/, ' AND attempt_id = (SELECT latest_attempt_id FROM i) RETURNING *');
-    if (latestOnly === update.sql) throw new Error('conditionalUpdateSql changed shape: cannot add the latest-attempt check');
     const [row] = rowsOf<IntentRow & Record<string, unknown>>(
       await executor.query(
-        `WITH i AS (SELECT * FROM payment_intents WHERE payment_intent_id = $${intentParam} FOR UPDATE), a AS (${latestOnly})
+        `WITH i AS (SELECT * FROM payment_intents WHERE payment_intent_id = $${intentParam} FOR UPDATE), a AS (${update.sql})
           SELECT i.*, ${JOINED_ATTEMPT} FROM i JOIN a ON true`,
         [...update.params, intentId],
       ),
