@@ -40,7 +40,7 @@ export class PreparedPgClient extends TracedPgClient {}
 const driverQuery = Client.prototype.query as unknown as QueryFunction;
 
 /** Sends a query through the driver: `[text, values]` named when the client prepares statements. */
-function plainQuery(client: Client, args: unknown[]): unknown {
+function send(client: Client, args: unknown[]): unknown {
   const [text, values] = args;
   if (
     !(client instanceof PreparedPgClient) ||
@@ -59,7 +59,7 @@ function tracedQuery(this: TracedState, ...args: unknown[]): unknown {
   const [text, values, callback] = args;
   // Traced: the promise form with SQL text, which is how TypeORM and the platform query.
   if (typeof text !== 'string' || typeof values === 'function' || callback !== undefined) {
-    return plainQuery(this, args);
+    return send(this, args);
   }
   const open = this[OPEN_TRANSACTION];
   if (open) {
@@ -69,14 +69,14 @@ function tracedQuery(this: TracedState, ...args: unknown[]): unknown {
         'paygrid.db.statements': open.statements,
         'paygrid.db.transaction.end': text.trim().toUpperCase(),
       });
-      return settle(plainQuery(this, args), open.span);
+      return settle(send(this, args), open.span);
     }
     open.statements += 1;
-    if (!open.span.isRecording()) return plainQuery(this, args);
+    if (!open.span.isRecording()) return send(this, args);
     return statement(this, args, text, trace.setSpan(context.active(), open.span));
   }
   const parent = context.active();
-  if (!trace.getSpan(parent)?.isRecording()) return plainQuery(this, args);
+  if (!trace.getSpan(parent)?.isRecording()) return send(this, args);
   if (TRANSACTION_START.test(text)) {
     const span = tracer().startSpan(
       'transaction',
@@ -84,7 +84,7 @@ function tracedQuery(this: TracedState, ...args: unknown[]): unknown {
       parent,
     );
     this[OPEN_TRANSACTION] = { span, statements: 0 };
-    return plainQuery(this, args);
+    return send(this, args);
   }
   return statement(this, args, text, parent);
 }
@@ -110,7 +110,7 @@ function statement(client: Client, args: unknown[], text: string, parent: Contex
     },
     parent,
   );
-  return settle(plainQuery(client, args), span);
+  return settle(send(client, args), span);
 }
 
 /** Ends `span` when the query settles; the caller gets the driver's own promise, untouched. */

@@ -146,15 +146,9 @@ export class DeliveryProcessor {
       );
     } else if (outcome === 'failed') this.metrics.deliveries.inc({ outcome: 'failed' });
     else if (outcome === 'rescheduled' && decision.kind === 'retry') {
+      // Never rejects: a failed enqueue is logged by DurableJobs, and the reconciler enqueues from Postgres.
       const dueAt = new Date(Date.now() + decision.delayMs);
-      await this.queue
-        .enqueueRetry({ deliveryId: delivery.deliveryId, attempt: job.attempt + 1, dueAt })
-        .catch((error: unknown) =>
-          this.logger.warn(
-            { err: error, delivery_id: delivery.deliveryId },
-            'enqueue failed; the reconciler will',
-          ),
-        );
+      await this.queue.enqueueRetry({ deliveryId: delivery.deliveryId, attempt: job.attempt + 1, dueAt });
     }
     return outcome;
   }
@@ -171,25 +165,10 @@ export class DeliveryProcessor {
   ): Promise<ProcessOutcome> {
     const { delivery, endpoint } = target;
     const now = new Date();
-    let endpointStillEnabled = true;
-    if (!target.touchesEndpoint) {
-      // Nothing to write on the endpoint (endpoint-streak.ts): as of the claim, it is enabled.
-    } else if (decision.kind === 'succeeded') {
-      // As of the claim; a streak that started since is ended by the endpoint's next success.
-      await this.endpoints.clearFailing(executor, endpoint.endpointId);
-    } else {
-      const failing = await this.endpoints.markFailing(executor, endpoint.endpointId, attemptedAt);
-      const streakMs = failing?.failingSince ? now.getTime() - failing.failingSince.getTime() : 0;
-      const reason =
-        decision.kind === 'gone'
-          ? 'gone'
-          : streakMs >= this.config.WEBHOOK_DISABLE_AFTER_MS
-            ? 'failing'
-            : null;
-      if (reason && failing?.status === 'ENABLED')
-        await this.endpointService.disable(executor, failing, reason, now);
-      endpointStillEnabled = reason === null && failing?.status === 'ENABLED';
-    }
+    // Without an endpoint write (endpoint-streak.ts) the endpoint is, as of the claim, enabled.
+    const endpointStillEnabled = target.touchesEndpoint
+      ? await this.updateEndpoint(executor, endpoint, decision, attemptedAt, now)
+      : true;
     const event =
       decision.kind === 'succeeded'
         ? 'SUCCEED'
@@ -213,6 +192,28 @@ export class DeliveryProcessor {
     };
     if (!(await store(attemptOutcome))) throw new AttemptSuperseded();
     return event === 'SUCCEED' ? 'succeeded' : event === 'RESCHEDULE' ? 'rescheduled' : 'failed';
+  }
+
+  /** Ends or starts the endpoint's failure streak, disabling it when due; whether it is still enabled. */
+  private async updateEndpoint(
+    executor: Executor,
+    endpoint: Endpoint,
+    decision: AttemptDecision,
+    attemptedAt: Date,
+    now: Date,
+  ): Promise<boolean> {
+    if (decision.kind === 'succeeded') {
+      // As of the claim; a streak that started since is ended by the endpoint's next success.
+      await this.endpoints.clearFailing(executor, endpoint.endpointId);
+      return true;
+    }
+    const failing = await this.endpoints.markFailing(executor, endpoint.endpointId, attemptedAt);
+    const streakMs = failing?.failingSince ? now.getTime() - failing.failingSince.getTime() : 0;
+    const reason =
+      decision.kind === 'gone' ? 'gone' : streakMs >= this.config.WEBHOOK_DISABLE_AFTER_MS ? 'failing' : null;
+    if (reason && failing?.status === 'ENABLED')
+      await this.endpointService.disable(executor, failing, reason, now);
+    return reason === null && failing?.status === 'ENABLED';
   }
 
   private async settle(
