@@ -15,7 +15,8 @@ import { JobRecord, JobRun, ResolvedJobsOptions } from './job.types';
  * against Redis, and each one Redis does not hold in a runnable state is enqueued again under its run's
  * job id. That covers a Redis restart, FLUSHALL or partial loss, a job that stalled twice, and a
  * process that died between its commit and its enqueue; a run held under an expired lease (its worker
- * died) comes back as the next run.
+ * died) comes back as the next run. A record that holds work back on purpose first releases what nothing
+ * else would (`JobRecord.releaseHeld`), so the same pass enqueues it.
  *
  * One replica works per tick and queue: a transaction-scoped advisory lock elects it and the others
  * skip the tick. A pass has a deadline, so a Redis that does not answer cannot stop the ticks (the
@@ -71,8 +72,11 @@ export class JobReconciler {
 
   private async restoreDue(
     manager: EntityManager,
-    record: Pick<JobRecord, 'dueRuns' | 'reenqueued'>,
+    record: Pick<JobRecord, 'dueRuns' | 'reenqueued' | 'releaseHeld'>,
   ): Promise<number> {
+    const released = (await record.releaseHeld?.(manager)) ?? 0;
+    if (released > 0)
+      this.logger.info({ count: released }, 'released held job runs that nothing else would make due');
     let restored = 0;
     let after: JobRun | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {

@@ -84,6 +84,12 @@ export interface JobRecord {
   dueRuns(executor: Executor, page: { limit: number; after?: JobRun }): Promise<JobRun[]>;
   /** Told which of its runs the reconciler found missing from Redis and enqueued again. */
   reenqueued?(runs: JobRun[]): void;
+  /**
+   * Called by the elected reconciler, in its pass's transaction, before `dueRuns`: work the record holds
+   * back on purpose (deliveries waiting for a failing endpoint) that nothing else would ever make due gets
+   * its due time here, so the same pass enqueues it. Returns how many runs it made due.
+   */
+  releaseHeld?(executor: Executor): Promise<number>;
 }
 
 /** The BullMQ job of a run. `-` keeps ids free of `:`, which BullMQ refuses. */
