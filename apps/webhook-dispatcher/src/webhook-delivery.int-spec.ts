@@ -28,6 +28,8 @@ import { DispatcherService, startDispatcher } from './test/dispatcher-service';
 import { sdkVerifies, standardWebhooksVerifies } from './test/verifiers';
 import { DeliveryQueue } from './modules/sending/delivery-queue';
 import { EventIntakeService, INTAKE_CONSUMER } from './modules/events/event-intake.service';
+import { EventRepository } from './modules/events/event.repository';
+import { DeliveryRepository } from './modules/deliveries/delivery.repository';
 
 /**
  * The dispatcher end to end against the real Postgres, Redis and Kafka (commands and events on this
@@ -79,6 +81,7 @@ async function accountWithEndpoint(extra: Record<string, unknown> = {}) {
 
 interface DeliveryRow {
   delivery_id: string;
+  event_id: string;
   status: string;
   attempt_count: number;
   next_attempt_at: Date | null;
@@ -141,6 +144,16 @@ async function endpointStatus(
     [endpointId],
   );
   return row;
+}
+
+async function endpointView(accountId: string, endpointId: string): Promise<WebhookEndpointView> {
+  return resultOf(
+    await dispatcher.send<WebhookEndpointView>(
+      WebhookCommand.retrieveEndpoint.type,
+      { endpoint_id: endpointId },
+      { actor: actorOf(accountId) },
+    ),
+  );
 }
 
 async function disabledEvents(
@@ -402,13 +415,7 @@ describe('disabling endpoints', () => {
     receiver.respond(path, () => (receiver.received(path).length === 1 ? { status: 500 } : { status: 200 }));
     await publishAndReceive(aDomainEvent({ account_id: accountId }), path, 2);
     await settledDelivery(endpoint.endpoint_id, 'succeeded');
-    const view = resultOf(
-      await dispatcher.send<WebhookEndpointView>(
-        WebhookCommand.retrieveEndpoint.type,
-        { endpoint_id: endpoint.endpoint_id },
-        { actor: actorOf(accountId) },
-      ),
-    );
+    const view = await endpointView(accountId, endpoint.endpoint_id);
     expect(view).toMatchObject({ status: 'ENABLED', failing_since: null });
   });
 });
@@ -500,6 +507,90 @@ describe('intake batches', () => {
       ]),
     ).toBe(16);
     expect(await rowVersion()).toEqual(streak);
+    // The three came while the endpoint failed: held, then tried one at a time as its next probe, each
+    // starting once the one before had spent its schedule (the circuit stays open).
+    const spans = await dispatcher.dataSource.query(
+      `SELECT delivery_id, min(attempted_at) AS first, max(attempted_at) AS last FROM webhook_attempts
+        WHERE endpoint_id = $1 GROUP BY delivery_id ORDER BY first`,
+      [endpoint.endpoint_id],
+    );
+    for (let index = 1; index < spans.length; index += 1)
+      expect(spans[index].first.getTime()).toBeGreaterThanOrEqual(spans[index - 1].last.getTime());
+  });
+});
+
+describe('a failing endpoint', () => {
+  /**
+   * A delivery of the endpoint scheduled an hour from now, stored as the intake stores one (one transaction,
+   * so no reconciler pass sees it due): while it waits, the endpoint has a probe ahead of its held deliveries
+   * and nothing but a success may release them.
+   */
+  async function aProbeDueInAnHour(accountId: string, endpointId: string): Promise<string> {
+    const event = aDomainEvent({ account_id: accountId });
+    return dispatcher.dataSource.transaction(async (manager) => {
+      await dispatcher.app
+        .get(EventRepository)
+        .claimAndInsert(manager, 'it-probe', [{ event, topic: 'it-probe', body: JSON.stringify(event) }]);
+      const [probe] = await dispatcher.app
+        .get(DeliveryRepository)
+        .insertMany(manager, [
+          { eventId: event.event_id, eventName: event.event_name, endpointId, accountId, held: false },
+        ]);
+      await manager.query(
+        `UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 hour' WHERE delivery_id = $1`,
+        [probe.delivery.deliveryId],
+      );
+      return probe.delivery.deliveryId;
+    });
+  }
+
+  it('holds the deliveries that come while it fails, then sends each once it answers again', async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    receiver.respond(path, { status: 500 });
+    await publishAndReceive(aDomainEvent({ account_id: accountId }), path);
+    await waitFor(async () => (await endpointView(accountId, endpoint.endpoint_id)).failing_since !== null, {
+      what: 'the failure streak to start',
+    });
+    const probeId = await aProbeDueInAnHour(accountId, endpoint.endpoint_id);
+
+    const later = [aDomainEvent({ account_id: accountId }), aDomainEvent({ account_id: accountId })];
+    await publisher.publish(later);
+    for (const event of later) await stored(event.event_id);
+    const laterIds = new Set(later.map((event) => event.event_id));
+    const held = (await deliveriesOf(endpoint.endpoint_id)).filter((row) => laterIds.has(row.event_id));
+    expect(held.map((row) => [row.status, row.attempt_count, row.next_attempt_at])).toEqual([
+      ['pending', 0, null],
+      ['pending', 0, null],
+    ]);
+    const listed = resultOf(
+      await dispatcher.send<WebhookPage<WebhookDeliveryView>>(
+        WebhookCommand.listDeliveries.type,
+        { page_size: 10, page_number: 1, endpoint_id: endpoint.endpoint_id, delivery_status: 'PENDING' },
+        { actor: actorOf(accountId) },
+      ),
+    );
+    expect(
+      listed.data
+        .filter((view) => view.next_attempt_time === null)
+        .map((view) => view.delivery_id)
+        .sort(),
+    ).toEqual(held.map((row) => row.delivery_id).sort());
+
+    // The endpoint answers again; its probe's success releases what was held.
+    receiver.respond(path, { status: 200 });
+    await dispatcher.dataSource.query(
+      'UPDATE webhook_deliveries SET next_attempt_at = now() WHERE delivery_id = $1',
+      [probeId],
+    );
+    await waitFor(
+      async () =>
+        (await deliveriesOf(endpoint.endpoint_id))
+          .filter((row) => row.delivery_id === probeId || laterIds.has(row.event_id))
+          .every((row) => row.status === 'succeeded'),
+      { what: 'the probe and the held deliveries to succeed once the endpoint answers' },
+    );
+    for (const row of held) expect(await attemptsOf(row.delivery_id)).toHaveLength(1);
+    expect((await endpointView(accountId, endpoint.endpoint_id)).failing_since).toBeNull();
   });
 });
 

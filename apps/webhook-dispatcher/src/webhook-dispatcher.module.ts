@@ -1,9 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { commandControllerFor, PlatformModule } from '@paygrid/platform';
 import { DispatcherConfig } from './config';
-import { WebhookEvents1710000000100 } from './migrations/1710000000100-webhook-events';
-import { WebhookDeliveries1740000000000 } from './migrations/1740000000000-webhook-deliveries';
-import { encryptWebhookSecretsMigration } from './migrations/1750000000000-encrypt-webhook-secrets';
 import { DeliveriesModule } from './modules/deliveries/deliveries.module';
 import { EndpointsModule } from './modules/endpoints/endpoints.module';
 import { EventsModule } from './modules/events/events.module';
@@ -12,6 +9,7 @@ import { deliveryJobsOptions } from './modules/sending/delivery-queue';
 import { SendingModule } from './modules/sending/sending.module';
 import { WebhookSecretsModule } from './modules/secrets/webhook-secrets.module';
 import { webhookSecretKeyRing } from './modules/secrets/webhook-secret-vault';
+import { dispatcherMigrations } from './migrations';
 
 /**
  * The webhook dispatcher (docs/webhooks.md): stores every domain event once and fans it out to the
@@ -32,12 +30,7 @@ export class WebhookDispatcherModule {
           config,
           // The job worker, the intake and the reconciler share the pool; a few more connections than the default.
           database: {
-            migrations: [
-              WebhookEvents1710000000100,
-              WebhookDeliveries1740000000000,
-              // Seals the secrets stored in clear before it: it needs the configured key ring.
-              encryptWebhookSecretsMigration(webhookSecretKeyRing(config)),
-            ],
+            migrations: dispatcherMigrations(webhookSecretKeyRing(config)),
             poolSize: 20,
           },
           commands: true,

@@ -43,13 +43,22 @@ export interface NewDelivery {
   endpointId: string;
   /** The endpoint owner's account. */
   accountId: string;
+  /**
+   * Its endpoint is failing: the delivery waits, with no attempt scheduled (`next_attempt_at` null), until
+   * the endpoint answers again (`releaseHeld`) or the reconciler needs it as the endpoint's next probe
+   * (`releaseStranded`). See endpoint-streak.ts `holdsNewDeliveries`.
+   */
+  held: boolean;
 }
 
-/** A delivery the intake inserted, with the pair it came from; `leased`: its first attempt is the caller's. */
+/**
+ * A delivery the intake inserted, with the pair it came from; `leased`: its first attempt is the caller's;
+ * `due`: its first attempt, null while it is held.
+ */
 export interface InsertedDelivery {
   delivery: Delivery;
   pair: NewDelivery;
-  due: DueDelivery;
+  due: DueDelivery | null;
   leased: boolean;
 }
 
@@ -89,9 +98,10 @@ export class DeliveryRepository {
   constructor(private readonly secretVault: WebhookSecretVault) {}
 
   /**
-   * One pending delivery per (event, endpoint), due now; a repeated pair adds nothing. The first
-   * `leased.count` pairs are inserted already leased for `leased.ms`: the caller sends their first attempt
-   * itself (direct-sends.ts), exactly as if it had claimed them, so no other worker takes them meanwhile.
+   * One pending delivery per (event, endpoint), due now unless held; a repeated pair adds nothing. The first
+   * `leased.count` pairs (none of them held) are inserted already leased for `leased.ms`: the caller sends
+   * their first attempt itself (direct-sends.ts), exactly as if it had claimed them, so no other worker
+   * takes them meanwhile.
    */
   async insertMany(
     executor: Executor,
@@ -103,10 +113,11 @@ export class DeliveryRepository {
     const rows: DeliveryRow[] = await executor.query(
       `INSERT INTO webhook_deliveries
          (delivery_id, event_id, endpoint_id, account_id, event_name, status, next_attempt_at, lease_until)
-       SELECT t.delivery_id, t.event_id, t.endpoint_id, t.account_id, t.event_name, 'pending', now(),
-              CASE WHEN t.ord <= $6 THEN now() + $7 * interval '1 millisecond' END
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
-              AS t(delivery_id, event_id, endpoint_id, account_id, event_name, ord)
+       SELECT t.delivery_id, t.event_id, t.endpoint_id, t.account_id, t.event_name, 'pending',
+              CASE WHEN NOT t.held THEN now() END,
+              CASE WHEN t.ord <= $6 AND NOT t.held THEN now() + $7 * interval '1 millisecond' END
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $8::boolean[]) WITH ORDINALITY
+              AS t(delivery_id, event_id, endpoint_id, account_id, event_name, held, ord)
        ON CONFLICT (event_id, endpoint_id) DO NOTHING
        RETURNING *`,
       [
@@ -117,6 +128,7 @@ export class DeliveryRepository {
         pairs.map((pair) => pair.eventName),
         leased.count,
         leased.ms,
+        pairs.map((pair) => pair.held),
       ],
     );
     const pairOfId = new Map<string, NewDelivery>(ids.map((id, index) => [id, pairs[index]]));
@@ -125,7 +137,7 @@ export class DeliveryRepository {
       return {
         delivery,
         pair: pairOfId.get(row.delivery_id) as NewDelivery,
-        due: dueOf(row),
+        due: row.next_attempt_at === null ? null : dueOf(row),
         leased: delivery.leaseUntil !== null,
       };
     });
@@ -259,6 +271,53 @@ export class DeliveryRepository {
           WHERE endpoint_id = $1 AND status = ANY($2) AND (lease_until IS NULL OR lease_until < now())
           RETURNING delivery_id`,
         [endpointId, deliveryMachine.allowedFrom(event), deliveryMachine.targetOf(event), reason],
+      ),
+    );
+    return rows.length;
+  }
+
+  /**
+   * The endpoint answered again: every delivery held behind its failure streak is due now, oldest first.
+   * What the caller enqueues after its commit (what it misses, the reconciler enqueues).
+   */
+  async releaseHeld(executor: Executor, endpointId: string): Promise<DueDelivery[]> {
+    const rows = rowsOf<DueRow>(
+      await executor.query(
+        `UPDATE webhook_deliveries SET next_attempt_at = now(), updated_at = now()
+          WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at IS NULL
+          RETURNING delivery_id, attempt_count, next_attempt_at`,
+        [endpointId],
+      ),
+    );
+    return rows.map(dueOf);
+  }
+
+  /**
+   * Held deliveries nothing else would release, made due (the reconciler's pass, one replica at a time):
+   * - all those of an endpoint no longer failing (its streak ended between an intake's read and its
+   *   commit, or the process releasing them died);
+   * - of a failing endpoint with no delivery scheduled any more (its probes spent their schedules), the
+   *   oldest one: it becomes the endpoint's next probe, so a held delivery always has one ahead of it.
+   */
+  async releaseStranded(executor: Executor): Promise<number> {
+    const rows = rowsOf<Pick<DeliveryRow, 'delivery_id'>>(
+      await executor.query(
+        `WITH held AS (
+           SELECT d.delivery_id, d.endpoint_id, d.created_at, p.failing_since IS NULL AS endpoint_answers
+             FROM webhook_deliveries d JOIN webhook_endpoints p ON p.endpoint_id = d.endpoint_id
+            WHERE d.status = 'pending' AND d.next_attempt_at IS NULL),
+         stranded AS (
+           SELECT delivery_id FROM held WHERE endpoint_answers
+           UNION ALL
+           (SELECT DISTINCT ON (h.endpoint_id) h.delivery_id FROM held h
+             WHERE NOT h.endpoint_answers
+               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries s
+                                WHERE s.endpoint_id = h.endpoint_id AND s.status = 'pending'
+                                  AND s.next_attempt_at IS NOT NULL)
+             ORDER BY h.endpoint_id, h.created_at, h.delivery_id))
+         UPDATE webhook_deliveries SET next_attempt_at = now(), updated_at = now()
+          WHERE delivery_id IN (SELECT delivery_id FROM stranded) AND status = 'pending' AND next_attempt_at IS NULL
+          RETURNING delivery_id`,
       ),
     );
     return rows.length;

@@ -14,6 +14,7 @@ import { EndpointRepository, FanOutCandidate } from '../endpoints/endpoint.repos
 import { matchesEventFilter } from '../endpoints/event-filter';
 import { DeliveryQueue } from '../sending/delivery-queue';
 import { DirectSends } from '../sending/direct-sends';
+import { holdsNewDeliveries } from '../sending/endpoint-streak';
 import { EventRepository, StoredEventRow } from './event.repository';
 import { isDeliverable, serializeWebhookBody } from './webhook-body';
 
@@ -22,7 +23,8 @@ import { isDeliverable, serializeWebhookBody } from './webhook-body';
  * through the inbox in the same transaction as the insert, so Kafka redeliveries and outbox
  * republishing change nothing. In that same transaction it fans the event out: one pending delivery
  * per enabled endpoint of the event's account, and of its master where the endpoint opted in to
- * sub-accounts, whose event-name filter matches. OPERATIONS events are stored but never delivered.
+ * sub-accounts, whose event-name filter matches; a delivery to an endpoint in a failure streak is held
+ * (endpoint-streak.ts). OPERATIONS events are stored but never delivered.
  * After the commit, the deliveries inserted leased get their first attempt from this process
  * (direct-sends.ts), and the others are enqueued (if that fails, the reconciler enqueues them from Postgres).
  *
@@ -105,10 +107,12 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
           manager,
           rows.filter((item) => claimed.has(item.event.event_id) && isDeliverable(item.event)),
         );
-        reserved = this.direct.reserve(targets.length);
+        // Held pairs last: the first `reserved` rows are leased for direct sends, and no held one may be.
+        const sendable = targets.filter((target) => !target.pair.held);
+        reserved = this.direct.reserve(sendable.length);
         const inserted = await this.deliveries.insertMany(
           manager,
-          targets.map((target) => target.pair),
+          [...sendable, ...targets.filter((target) => target.pair.held)].map((target) => target.pair),
           { count: reserved, ms: this.direct.leaseMs },
         );
         return { fresh: claimed, inserted: this.withTargets(inserted, targets) };
@@ -121,7 +125,7 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
     // A pair that already had a delivery (a republished event) inserted nothing and needs no slot.
     this.direct.release(reserved - leased.length);
     this.direct.start(leased.map((item) => item.claimed));
-    const due = stored.inserted.filter((item) => !item.leased).map((item) => item.due);
+    const due = stored.inserted.flatMap((item) => (item.leased || item.due === null ? [] : [item.due]));
     if (due.length > 0)
       await this.queue
         .enqueue(due)
@@ -156,6 +160,7 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
             eventName: event.event_name,
             endpointId: endpoint.endpointId,
             accountId: endpoint.accountId,
+            held: holdsNewDeliveries(endpoint),
           },
           stored,
           candidate,

@@ -105,17 +105,17 @@ export class DeliveryProcessor {
       { number: job.attempt, manual: delivery.trigger === 'manual' },
       new Date(),
     );
+    // The common cases (a success with no failure streak to end, one more failure of a failing
+    // endpoint) touch the delivery only: they join the group commit. Anything touching the endpoint too
+    // runs as one transaction.
+    const touchesEndpoint = attemptTouchesEndpoint(
+      decision,
+      endpoint,
+      new Date(),
+      this.config.WEBHOOK_DISABLE_AFTER_MS,
+    );
     let outcome: ProcessOutcome;
     try {
-      // The common cases (a success with no failure streak to end, one more failure of a failing
-      // endpoint) touch the delivery only: they join the group commit. Anything touching the endpoint too
-      // runs as one transaction.
-      const touchesEndpoint = attemptTouchesEndpoint(
-        decision,
-        endpoint,
-        new Date(),
-        this.config.WEBHOOK_DISABLE_AFTER_MS,
-      );
       const recordOn = (executor: Executor, store: (recorded: AttemptOutcome) => Promise<boolean>) =>
         this.record(
           executor,
@@ -144,6 +144,7 @@ export class DeliveryProcessor {
       this.metrics.eventToDelivery.observe(
         Math.max(0, Date.now() - Date.parse(claimed.eventCreateTime)) / 1000,
       );
+      if (touchesEndpoint) await this.releaseHeldOf(endpoint);
     } else if (outcome === 'failed') this.metrics.deliveries.inc({ outcome: 'failed' });
     else if (outcome === 'rescheduled' && decision.kind === 'retry') {
       // Never rejects: a failed enqueue is logged by DurableJobs, and the reconciler enqueues from Postgres.
@@ -214,6 +215,28 @@ export class DeliveryProcessor {
     if (reason && failing?.status === 'ENABLED')
       await this.endpointService.disable(executor, failing, reason, now);
     return reason === null && failing?.status === 'ENABLED';
+  }
+
+  /**
+   * The endpoint answers again (this success ended its streak): the deliveries held behind the streak are
+   * due now. After the commit that ended it; if this process dies first, the reconciler's pass releases
+   * them (DeliveryRepository.releaseStranded), as it enqueues whatever this enqueue misses.
+   */
+  private async releaseHeldOf(endpoint: Endpoint): Promise<void> {
+    try {
+      const released = await this.deliveries.releaseHeld(this.dataSource, endpoint.endpointId);
+      if (released.length === 0) return;
+      this.logger.info(
+        { endpoint_id: endpoint.endpointId, count: released.length },
+        'endpoint answers again: released the deliveries held behind its failures',
+      );
+      await this.queue.enqueue(released);
+    } catch (error) {
+      this.logger.warn(
+        { err: error, endpoint_id: endpoint.endpointId },
+        'releasing held deliveries failed; the reconciler will',
+      );
+    }
   }
 
   private async settle(

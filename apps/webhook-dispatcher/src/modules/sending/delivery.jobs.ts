@@ -28,6 +28,11 @@ export class DeliveryJobs implements JobRecord {
     return (await this.deliveries.dueWithoutLease(executor, page.limit, after)).map(runOf);
   }
 
+  /** Deliveries held behind a failing endpoint that nothing else would release (DeliveryRepository). */
+  releaseHeld(executor: Executor): Promise<number> {
+    return this.deliveries.releaseStranded(executor);
+  }
+
   reenqueued(runs: JobRun[]): void {
     this.metrics.reenqueued.inc(runs.length);
   }

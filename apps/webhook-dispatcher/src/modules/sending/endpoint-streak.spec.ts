@@ -1,4 +1,4 @@
-import { attemptTouchesEndpoint } from './endpoint-streak';
+import { attemptTouchesEndpoint, holdsNewDeliveries } from './endpoint-streak';
 import { AttemptDecision } from './retry-policy';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
@@ -29,5 +29,12 @@ describe('attemptTouchesEndpoint', () => {
 
   it('reads the endpoint afresh in a transaction when the claim saw it other than enabled', () => {
     expect(touches(retry, 'DISABLED', since(60_000))).toBe(true);
+  });
+});
+
+describe('holdsNewDeliveries', () => {
+  it('holds new deliveries only while the endpoint is in a failure streak', () => {
+    expect(holdsNewDeliveries({ failingSince: null })).toBe(false);
+    expect(holdsNewDeliveries({ failingSince: since(1) })).toBe(true);
   });
 });

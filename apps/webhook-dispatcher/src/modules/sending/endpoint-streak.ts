@@ -24,3 +24,14 @@ export function attemptTouchesEndpoint(
     return true;
   return now.getTime() - endpoint.failingSince.getTime() >= disableAfterMs;
 }
+
+/**
+ * Whether a new delivery to this endpoint waits instead of being tried (the endpoint's circuit is open):
+ * while an endpoint fails, the deliveries already scheduled against it are its probes, and a new one would
+ * only add attempts that fail too, each a send, a record and a retry for the dispatcher, Postgres and Redis
+ * (a dead endpoint of a busy merchant cost every other merchant a quarter of the create throughput). A
+ * held delivery keeps its full schedule for when the endpoint answers again; docs/webhooks.md §5.
+ */
+export function holdsNewDeliveries(endpoint: Pick<Endpoint, 'failingSince'>): boolean {
+  return endpoint.failingSince !== null;
+}

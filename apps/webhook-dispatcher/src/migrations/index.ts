@@ -1,0 +1,20 @@
+import { KeyRing } from '@paygrid/envelope-crypto';
+import { WebhookEvents1710000000100 } from './1710000000100-webhook-events';
+import { WebhookDeliveries1740000000000 } from './1740000000000-webhook-deliveries';
+import { encryptWebhookSecretsMigration } from './1750000000000-encrypt-webhook-secrets';
+import { WebhookHeldDeliveries1760000000000 } from './1760000000000-webhook-held-deliveries';
+
+/**
+ * The dispatcher's schema, in order, for the app and for tests that build its database without it. The
+ * secrets migration seals what was stored in clear, so it needs the configured key ring.
+ */
+// TypeORM's own parameter type: migration classes.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export function dispatcherMigrations(keyRing: KeyRing): Function[] {
+  return [
+    WebhookEvents1710000000100,
+    WebhookDeliveries1740000000000,
+    encryptWebhookSecretsMigration(keyRing),
+    WebhookHeldDeliveries1760000000000,
+  ];
+}

@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { createDataSource } from '@paygrid/platform';
+import { createTestDatabase, TestDatabase } from '@paygrid/testing';
+import { dispatcherMigrations } from './migrations';
+import { DeliveryRepository, NewDelivery } from './modules/deliveries/delivery.repository';
+import { defaultKeysSecretVault } from './test/dispatcher-service';
+
+/**
+ * Deliveries held behind a failing endpoint, at the repository on a real Postgres of their own (no
+ * dispatcher running, so no reconciler releases anything behind the test's back): what the intake's insert
+ * holds, what a success releases, and what the reconciler's pass releases so that no held delivery is
+ * stranded. The dispatcher's behaviour end to end is in webhook-delivery.int-spec.ts ("a failing endpoint").
+ */
+let database: TestDatabase;
+let data: DataSource;
+const vault = defaultKeysSecretVault();
+const deliveries = new DeliveryRepository(vault);
+
+beforeAll(async () => {
+  database = await createTestDatabase('webhook_held');
+  data = createDataSource({
+    url: database.url,
+    app: 'webhook-dispatcher',
+    migrations: dispatcherMigrations(vault.ring),
+  });
+  await data.initialize();
+  await data.runMigrations();
+}, 60_000);
+
+afterAll(async () => {
+  await data?.destroy();
+  await database?.drop();
+});
+
+/** An enabled endpoint, failing since `failingSince` (null: healthy). */
+async function anEndpoint(failingSince: Date | null): Promise<string> {
+  const endpointId = `whep_${randomUUID()}`;
+  await data.query(
+    `INSERT INTO webhook_endpoints (endpoint_id, account_id, master_account_id, url, status, failing_since)
+     VALUES ($1, 'acct', 'acct', 'https://merchant.example/hooks', 'ENABLED', $2)`,
+    [endpointId, failingSince],
+  );
+  return endpointId;
+}
+
+/** A stored event's delivery to `endpointId`, as the intake pairs them. */
+async function aPair(endpointId: string, held: boolean): Promise<NewDelivery> {
+  const eventId = randomUUID();
+  await data.query(
+    `INSERT INTO webhook_events (event_id, event_name, event_type, source_id, account_id, master_account_id, topic,
+                                 envelope, created_at, body)
+     VALUES ($1, 'payout.completed', 'PAYOUT', 'src', 'acct', 'acct', 'topic', '{}', now(), '{}')`,
+    [eventId],
+  );
+  return { eventId, eventName: 'payout.completed', endpointId, accountId: 'acct', held };
+}
+
+/** A delivery to `endpointId`, inserted as the intake does. */
+async function aDelivery(endpointId: string, held: boolean) {
+  const [inserted] = await deliveries.insertMany(data, [await aPair(endpointId, held)]);
+  return inserted;
+}
+
+async function nextAttemptAt(deliveryId: string): Promise<Date | null> {
+  const [row] = await data.query('SELECT next_attempt_at FROM webhook_deliveries WHERE delivery_id = $1', [
+    deliveryId,
+  ]);
+  return row.next_attempt_at;
+}
+
+/** A delivery's schedule spent: failed, as its last failed attempt leaves it. */
+async function spend(deliveryId: string): Promise<void> {
+  await data.query(
+    `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, completed_at = now()
+      WHERE delivery_id = $1`,
+    [deliveryId],
+  );
+}
+
+describe('deliveries held behind a failing endpoint', () => {
+  it('inserts a held delivery with no attempt due and no lease, even among leased ones', async () => {
+    const failing = await anEndpoint(new Date());
+    const healthy = await anEndpoint(null);
+    const inserted = await deliveries.insertMany(
+      data,
+      [await aPair(healthy, false), await aPair(failing, true)],
+      {
+        count: 2,
+        ms: 60_000,
+      },
+    );
+
+    expect(inserted.map((item) => [item.pair.endpointId, item.leased, item.due === null])).toEqual([
+      [healthy, true, false],
+      [failing, false, true],
+    ]);
+    expect(inserted[1].delivery).toMatchObject({ status: 'pending', nextAttemptAt: null, leaseUntil: null });
+    const due = await deliveries.dueWithoutLease(data, 1000);
+    expect(due.map((run) => run.deliveryId)).not.toContain(inserted[1].delivery.deliveryId);
+  });
+
+  it("releases every held delivery of an endpoint once it answers, and no other endpoint's", async () => {
+    const recovered = await anEndpoint(new Date());
+    const stillFailing = await anEndpoint(new Date());
+    const first = await aDelivery(recovered, true);
+    const second = await aDelivery(recovered, true);
+    const other = await aDelivery(stillFailing, true);
+
+    const released = await deliveries.releaseHeld(data, recovered);
+
+    expect(released.map((run) => [run.deliveryId, run.attempt]).sort()).toEqual(
+      [
+        [first.delivery.deliveryId, 1],
+        [second.delivery.deliveryId, 1],
+      ].sort(),
+    );
+    expect(await nextAttemptAt(other.delivery.deliveryId)).toBeNull();
+    expect(await deliveries.releaseHeld(data, recovered)).toEqual([]);
+  });
+
+  it('leaves held deliveries alone while a delivery of the endpoint is still scheduled (its probe)', async () => {
+    const endpoint = await anEndpoint(new Date());
+    await aDelivery(endpoint, false);
+    const held = await aDelivery(endpoint, true);
+
+    await deliveries.releaseStranded(data);
+
+    expect(await nextAttemptAt(held.delivery.deliveryId)).toBeNull();
+  });
+
+  it('makes the oldest held delivery the next probe once no delivery of a failing endpoint is scheduled', async () => {
+    const endpoint = await anEndpoint(new Date());
+    const probe = await aDelivery(endpoint, false);
+    const oldest = await aDelivery(endpoint, true);
+    const younger = await aDelivery(endpoint, true);
+    await spend(probe.delivery.deliveryId);
+
+    await deliveries.releaseStranded(data);
+    expect(await nextAttemptAt(oldest.delivery.deliveryId)).not.toBeNull();
+    expect(await nextAttemptAt(younger.delivery.deliveryId)).toBeNull();
+
+    // The new probe is scheduled: the next pass leaves the younger one held.
+    await deliveries.releaseStranded(data);
+    expect(await nextAttemptAt(younger.delivery.deliveryId)).toBeNull();
+  });
+
+  it('releases every held delivery of an endpoint whose streak ended without releasing them', async () => {
+    const endpoint = await anEndpoint(new Date());
+    await aDelivery(endpoint, false);
+    const held = [await aDelivery(endpoint, true), await aDelivery(endpoint, true)];
+    // The success that ended the streak committed; its process died before releasing.
+    await data.query('UPDATE webhook_endpoints SET failing_since = NULL WHERE endpoint_id = $1', [endpoint]);
+
+    await deliveries.releaseStranded(data);
+
+    for (const item of held) expect(await nextAttemptAt(item.delivery.deliveryId)).not.toBeNull();
+  });
+});
