@@ -575,6 +575,8 @@ describe('a failing endpoint', () => {
         .map((view) => view.delivery_id)
         .sort(),
     ).toEqual(held.map((row) => row.delivery_id).sort());
+    const inspect = await cliAgainst(dispatcher).run(['webhooks', 'inspect', held[0].delivery_id]);
+    expect(inspect.out.join('\n')).toContain('held: sent when its failing endpoint answers again');
 
     // The endpoint answers again; its probe's success releases what was held.
     receiver.respond(path, { status: 200 });

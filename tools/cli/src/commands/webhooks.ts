@@ -88,6 +88,8 @@ const inspect: Subcommand = {
     context.out(`Endpoint   ${delivery.endpoint_id}  ${delivery.url} (account ${delivery.account_id})`);
     context.out(`Created    ${delivery.create_time}`);
     if (delivery.next_attempt_time) context.out(`Next       ${delivery.next_attempt_time}`);
+    else if (delivery.delivery_status === 'PENDING')
+      context.out('Next       held: sent when its failing endpoint answers again (docs/webhooks.md §5)');
     context.out('');
     if (delivery.attempts.length === 0) context.out('No attempts yet.');
     else print(context, attemptColumns, delivery.attempts);
