@@ -61,7 +61,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (!admitted && this.reflector.getAllAndOverride<boolean>(READ_ONLY_POST, [context.getHandler(), context.getClass()])) {
       return next.handle();
     }
-    const key = idempotencyKeyOf(request);
+    // An admitted claim was made for the request's usable key: not parsed again.
+    const key = admitted ? admitted.prepared.record.key : idempotencyKeyOf(request);
     const claim = admitted
       ? this.idempotency.decide(admitted.prepared, admitted.result)
       : await this.idempotency.claim(claimRequestOf(request, key, authOf(request).actor.account_id));
