@@ -38,6 +38,24 @@ describe('leanBind', () => {
     expect(bound.asyncResource).toBe(resource);
   });
 
+  it("looks like Node's own bound function: name, length and enumerable properties", () => {
+    // Node's own, untouched here (only the gateway's main installs the lean one); typed as it behaves.
+    const nodeBind = AsyncResource.prototype.bind as unknown as typeof leanBind;
+    const resource = new AsyncResource('test');
+    const target = function target(this: unknown, a: number) {
+      return a;
+    };
+    for (const thisArg of [undefined, { pinned: true }]) {
+      const lean = leanBind.call(resource, target, thisArg);
+      const node = nodeBind.call(resource, target, thisArg);
+      expect([lean.name, lean.length, Object.keys(lean)]).toEqual([
+        node.name,
+        node.length,
+        Object.keys(node),
+      ]);
+    }
+  });
+
   it('refuses what is not a function, as Node does', () => {
     expect(() => leanBind.call(new AsyncResource('test'), 'nope' as unknown as () => void)).toThrow(
       TypeError,

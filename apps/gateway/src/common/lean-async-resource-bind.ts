@@ -46,7 +46,7 @@ function inScopeOf(
   resource: AsyncResource,
   fn: (...args: unknown[]) => unknown,
 ): (...args: unknown[]) => unknown {
-  return function (this: unknown, ...args: unknown[]) {
+  return function bound(this: unknown, ...args: unknown[]) {
     return resource.runInAsyncScope(fn, this, ...args);
   };
 }
