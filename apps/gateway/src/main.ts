@@ -4,6 +4,10 @@ import { configSchema } from './config';
 import { GatewayModule } from './gateway.module';
 import { createValidationPipe } from './common/validation.pipe';
 import { serveApiReference } from './modules/api-reference/api-reference';
+import { installLeanAsyncResourceBind } from './common/lean-async-resource-bind';
+
+// Before the first request: every POST binds three times (lean-async-resource-bind.ts).
+installLeanAsyncResourceBind();
 
 const config = loadConfigOrExit('gateway', configSchema);
 const gateway = GatewayModule.register(config);

@@ -49,6 +49,24 @@ describe('TokenService (HS256 with the secret as a KeyObject)', () => {
     }
   });
 
+  it('answers a header it saw before from memory, and expires it too', () => {
+    const fresh = new TokenService({ JWT_SECRET: SECRET, TOKEN_TTL_SECONDS: 60 } as GatewayConfig);
+    const { auth_token, expired_at } = fresh.issue(credential);
+    const first = fresh.verify(`Bearer ${auth_token}`);
+    expect(fresh.verify(`Bearer ${auth_token}`)).toBe(first);
+    expect(fresh.verify(`bearer  ${auth_token} `)).toBe(first);
+    expect(fresh.verify(auth_token)).toBe(first);
+    const now = jest.spyOn(Date, 'now').mockReturnValue(expired_at * 1000);
+    try {
+      expect(() => fresh.verify(`Bearer ${auth_token}`)).toThrow('Token expired');
+      expect(() => fresh.verify(`bearer  ${auth_token} `)).toThrow('Token expired');
+      expect(() => fresh.verify(auth_token)).toThrow('Token expired');
+      expect(() => fresh.verify(`Bearer ${auth_token}`)).toThrow('Token expired');
+    } finally {
+      now.mockRestore();
+    }
+  });
+
   it('keeps refusing a forged token on every attempt (only verified tokens are remembered)', () => {
     const { auth_token } = service.issue(credential);
     const [header, payload] = auth_token.split('.');

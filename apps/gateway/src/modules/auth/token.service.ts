@@ -29,10 +29,11 @@ export interface TokenClaims {
 export const API_VERSION = 'V1.0';
 
 /**
- * Verified tokens, by their exact text: a merchant sends the same token for its whole life (30 min), and
- * verifying it again (base64, JSON, HMAC) was ~8 % of the gateway's CPU per authenticated request. Only a
- * token whose signature verified is kept, so a flood of forged ones fills nothing; expiry is checked again
- * on every use, exactly as jsonwebtoken checks it. Revocation is not cached: it is Redis' per request.
+ * Verified tokens, by their exact text and by that of the header that carried them: a merchant sends the same
+ * token for its whole life (30 min), and verifying it again (base64, JSON, HMAC) was ~8 % of the gateway's CPU
+ * per authenticated request. Only a token whose signature verified is kept, so a flood of forged ones fills
+ * nothing; expiry is checked again on every use, exactly as jsonwebtoken checks it. Revocation is not cached:
+ * it is Redis' per request.
  */
 const VERIFIED_CACHE_MAX_ENTRIES = 10_000;
 
@@ -82,13 +83,20 @@ export class TokenService {
   verify(header: string | string[] | undefined): TokenClaims {
     const value = Array.isArray(header) ? header[0] : header;
     if (!value) throw Errors.unauthorized('x-auth-token header is required');
-    const token = value.replace(/^Bearer\s+/i, '').trim();
-    const known = this.verified.get(token);
+    // Looked up by the header's text first: the same header always holds the same token, and stripping `Bearer`
+    // (a case-insensitive regex, then trim) was ~1 % of the gateway's CPU per echo (--cpu-prof).
+    let token: string | undefined;
+    const known = this.verified.get(value) ?? this.verified.get((token = tokenOf(value)));
     if (known) {
-      if (!expired(known)) return known;
-      this.verified.delete(token);
+      if (!expired(known)) {
+        if (token !== undefined && token !== value) this.remember(value, known);
+        return known;
+      }
+      this.verified.delete(value);
+      if (token !== undefined) this.verified.delete(token);
       throw Errors.unauthorized('Token expired');
     }
+    token ??= tokenOf(value);
     let claims: TokenClaims;
     try {
       claims = jwt.verify(token, this.key, { algorithms: ['HS256'] }) as TokenClaims;
@@ -98,11 +106,21 @@ export class TokenService {
     }
     // Only our own shape is kept (a number `exp`, no `nbf`), frozen: every request shares the object.
     if (typeof claims.exp === 'number' && (claims as { nbf?: unknown }).nbf === undefined) {
-      if (this.verified.size >= VERIFIED_CACHE_MAX_ENTRIES) this.verified.clear();
-      this.verified.set(token, freezeClaims(claims));
+      freezeClaims(claims);
+      this.remember(token, claims);
+      if (value !== token) this.remember(value, claims);
     }
     return claims;
   }
+
+  private remember(text: string, claims: TokenClaims): void {
+    if (this.verified.size >= VERIFIED_CACHE_MAX_ENTRIES) this.verified.clear();
+    this.verified.set(text, claims);
+  }
+}
+
+function tokenOf(header: string): string {
+  return header.replace(/^Bearer\s+/i, '').trim();
 }
 
 /** jsonwebtoken's own rule: expired from the second `exp` names (no clock tolerance configured). */

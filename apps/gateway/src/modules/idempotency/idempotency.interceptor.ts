@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
-import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
+import { from, lastValueFrom, Observable, of, throwError } from 'rxjs';
 import { isUuid } from '@paygrid/ids';
 import { ApiError, envelopeA } from '@paygrid/platform';
 import { AuthenticatedRequest, authOf } from '../../common/authenticated-request';
@@ -61,7 +61,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (!admitted && this.reflector.getAllAndOverride<boolean>(READ_ONLY_POST, [context.getHandler(), context.getClass()])) {
       return next.handle();
     }
-    const key = idempotencyKeyOf(request);
+    // An admitted claim was made for the request's usable key: not parsed again.
+    const key = admitted ? admitted.prepared.record.key : idempotencyKeyOf(request);
     const claim = admitted
       ? this.idempotency.decide(admitted.prepared, admitted.result)
       : await this.idempotency.claim(claimRequestOf(request, key, authOf(request).actor.account_id));
@@ -74,10 +75,23 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const { owner } = claim;
     const held: IdempotencyClaim = { key, commandId: claim.commandId, executed: false };
     request.idempotency = held;
-    return next.handle().pipe(
-      mergeMap((result) => from(this.idempotency.complete(key, owner, 200, JSON.stringify(result)).then(() => result))),
-      catchError((error: unknown) => from(this.settleFailure(held, owner, error)).pipe(mergeMap(() => throwError(() => error)))),
-    );
+    return from(this.execute(next, held, owner));
+  }
+
+  /**
+   * The route's one result (every command route answers one value) stored, then answered; a failure settled, then
+   * rethrown. A promise rather than a chain of operators (mergeMap, from, catchError): the rxjs subscribers and
+   * promises of that chain were ~2 % of the gateway's CPU per echo (--cpu-prof).
+   */
+  private async execute(next: CallHandler, held: IdempotencyClaim, owner: RequestIdentity): Promise<unknown> {
+    try {
+      const result = await lastValueFrom(next.handle());
+      await this.idempotency.complete(held.key, owner, 200, JSON.stringify(result));
+      return result;
+    } catch (error) {
+      await this.settleFailure(held, owner, error);
+      throw error;
+    }
   }
 
   private async settleFailure(claim: IdempotencyClaim, owner: RequestIdentity, error: unknown): Promise<void> {

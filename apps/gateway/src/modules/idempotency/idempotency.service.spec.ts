@@ -1,5 +1,7 @@
 import { createHash, createHmac, createSecretKey, randomBytes } from 'node:crypto';
-import { commandIdFor, hashBody, requestHashKey } from './idempotency.service';
+import { GatewayConfig } from '../../config';
+import { commandIdFor, hashBody, IdempotencyService, requestHashKey } from './idempotency.service';
+import { IdempotencyStore } from './idempotency.store';
 
 /**
  * Records and command ids outlive a deploy (24 h in Redis, and the services' ledgers): a retry reaching a gateway
@@ -17,5 +19,41 @@ describe('idempotency digests stay the same across releases', () => {
     const expected = createHmac('sha256', key).update('{"a":"10.00","b":[1,{"c":null,"d":"x"}]}').digest('hex');
     expect(hashBody(body, key)).toBe(expected);
     expect(hashBody(body, createSecretKey(key))).toBe(expected);
+  });
+
+  it('prepares the same record for an empty body as for any other (the empty body hash is made once)', () => {
+    const transportKey = randomBytes(32);
+    const config = {
+      COMMAND_TIMEOUT_MS: 200,
+      IDEMPOTENCY_RETENTION_HOURS: 24,
+      CARD_TRANSPORT_KEY: transportKey,
+    } as GatewayConfig;
+    const service = new IdempotencyService({} as IdempotencyStore, config);
+    const request = {
+      key: '0b9a3f8e-5a3c-4c47-9d0e-2f7c8b1d6e5a',
+      accountId: 'acc_1',
+      method: 'POST',
+      path: '/api/v1/things',
+    };
+    const emptyHash = createHmac('sha256', requestHashKey(transportKey)).update('{}').digest('hex');
+    for (const body of [undefined, null, {}, { skipped: undefined }]) {
+      expect(service.prepare({ ...request, body })).toEqual({
+        owner: { accountId: 'acc_1', method: 'POST', path: '/api/v1/things', requestHash: emptyHash },
+        record: {
+          accountId: 'acc_1',
+          method: 'POST',
+          path: '/api/v1/things',
+          requestHash: emptyHash,
+          key: request.key,
+          commandId: commandIdFor('acc_1', request.key),
+          lockMs: 2200,
+          retentionMs: 24 * 3600 * 1000,
+        },
+      });
+    }
+    const body = { amount: '10.00' };
+    expect(service.prepare({ ...request, body }).owner.requestHash).toBe(
+      hashBody(body, requestHashKey(transportKey)),
+    );
   });
 });
