@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '@paygrid/platform';
 import { createTestDatabase, TestDatabase } from '@paygrid/testing';
 import { dispatcherMigrations } from './migrations';
 import { DeliveryRepository, NewDelivery } from './modules/deliveries/delivery.repository';
-import { defaultKeysSecretVault } from './test/dispatcher-service';
+import { defaultKeysSecretVault, migratedDispatcherDatabase } from './test/dispatcher-service';
 
 /**
  * Deliveries held behind a failing endpoint, at the repository on a real Postgres of their own (no
@@ -19,13 +18,7 @@ const deliveries = new DeliveryRepository(vault);
 
 beforeAll(async () => {
   database = await createTestDatabase('webhook_held');
-  data = createDataSource({
-    url: database.url,
-    app: 'webhook-dispatcher',
-    migrations: dispatcherMigrations(vault.ring),
-  });
-  await data.initialize();
-  await data.runMigrations();
+  data = await migratedDispatcherDatabase(database.url, dispatcherMigrations(vault.ring));
 }, 60_000);
 
 afterAll(async () => {

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { KeyRing } from '@paygrid/envelope-crypto';
-import { createDataSource } from '@paygrid/platform';
 import { createTestDatabase, TestDatabase } from '@paygrid/testing';
 import { WebhookEvents1710000000100 } from './migrations/1710000000100-webhook-events';
 import { WebhookDeliveries1740000000000 } from './migrations/1740000000000-webhook-deliveries';
@@ -10,7 +9,7 @@ import { WebhookSecretRepository } from './modules/secrets/webhook-secret.reposi
 import { WebhookSecretReseal } from './modules/secrets/webhook-secret.reseal';
 import { newWebhookSecret } from './modules/sending/webhook-signer';
 import { DEVELOPMENT_WEBHOOK_SECRETS_KEY } from './config';
-import { defaultKeysSecretVault } from './test/dispatcher-service';
+import { defaultKeysSecretVault, migratedDispatcherDatabase } from './test/dispatcher-service';
 
 /**
  * Signing secrets at rest, on a real Postgres: the migration that seals the secrets a dispatcher stored in
@@ -21,11 +20,6 @@ let database: TestDatabase;
 let data: DataSource;
 const keyOne = defaultKeysSecretVault();
 const clearSecrets = new Map<string, string>();
-
-// TypeORM's own parameter type: migration classes.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-const dataSourceWith = (migrations: Function[]) =>
-  createDataSource({ url: database.url, app: 'webhook-dispatcher', migrations });
 
 async function storedSecret(endpointId: string): Promise<string> {
   const [row] = await data.query(
@@ -38,9 +32,10 @@ async function storedSecret(endpointId: string): Promise<string> {
 beforeAll(async () => {
   database = await createTestDatabase('webhook_secrets');
   // A dispatcher as it was before secrets were sealed: two endpoints with clear secrets.
-  const before = dataSourceWith([WebhookEvents1710000000100, WebhookDeliveries1740000000000]);
-  await before.initialize();
-  await before.runMigrations();
+  const before = await migratedDispatcherDatabase(database.url, [
+    WebhookEvents1710000000100,
+    WebhookDeliveries1740000000000,
+  ]);
   for (const endpointId of ['whep_before_1', 'whep_before_2']) {
     const secret = newWebhookSecret();
     clearSecrets.set(endpointId, secret);
@@ -55,13 +50,11 @@ beforeAll(async () => {
     ]);
   }
   await before.destroy();
-  data = dataSourceWith([
+  data = await migratedDispatcherDatabase(database.url, [
     WebhookEvents1710000000100,
     WebhookDeliveries1740000000000,
     encryptWebhookSecretsMigration(keyOne.ring),
   ]);
-  await data.initialize();
-  await data.runMigrations();
 }, 60_000);
 
 afterAll(async () => {

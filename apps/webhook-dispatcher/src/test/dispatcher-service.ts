@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppProcess, ServiceHarness, TestDatabase, TestStack } from '@paygrid/testing';
-import { loadConfig } from '@paygrid/platform';
+import { DataSource } from 'typeorm';
+import { createDataSource, loadConfig } from '@paygrid/platform';
 import { configSchema } from '../config';
 import { WebhookSecretVault } from '../modules/secrets/webhook-secret-vault';
 import { WebhookDispatcherModule } from '../webhook-dispatcher.module';
@@ -54,4 +55,17 @@ export function dispatcherProcess(
  */
 export function defaultKeysSecretVault(env: Record<string, string> = {}): WebhookSecretVault {
   return new WebhookSecretVault(loadConfig(configSchema, { NODE_ENV: 'test', ...env }));
+}
+
+/**
+ * A dispatcher database at `url` built by `migrations` alone, without the app (no reconciler, no intake), for
+ * tests that look at the schema and its SQL directly. The caller destroys it.
+ */
+// TypeORM's own parameter type: migration classes.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export async function migratedDispatcherDatabase(url: string, migrations: Function[]): Promise<DataSource> {
+  const data = createDataSource({ url, app: 'webhook-dispatcher', migrations });
+  await data.initialize();
+  await data.runMigrations();
+  return data;
 }
