@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
  * - the Postgres backends serving the bench's own databases (`*_bench` in the backend's title), so other
  *   work on the shared server is left out; Postgres' shared background processes (WAL writer,
  *   checkpointer) are reported apart, not in the sum, because other users of the server share them;
+ *   the backends are also reported per database (`postgres_<service>`, parts of `postgres`, not summed);
  * - the Kafka broker and Redis (shared with anyone else on the machine: run the bench alone, under the
  *   stack lock).
  *
@@ -23,6 +24,8 @@ export interface CpuGroup {
   pids: () => number[];
   /** Left out of the total (shared with other users of the machine). */
   shared?: boolean;
+  /** Left out of the total: a part of another group, reported to show where that group's CPU goes. */
+  partOf?: string;
 }
 
 export type CpuSample = Map<string, Map<number, number>>;
@@ -82,12 +85,20 @@ export function pidsMatching(pattern: RegExp): number[] {
   return pids;
 }
 
+/** Each service's database (paygrid_<service><suffix>), for the per-database split of Postgres' CPU. */
+const SERVICE_DATABASES = ['gateway', 'accounts', 'acquiring', 'payouts', 'issuing', 'webhooks'];
+
 /** The stack's groups: its apps, its Postgres backends, Postgres' shared processes, the broker and Redis. */
 export function stackCpuGroups(apps: { name: string; pid: number | undefined }[], databaseSuffix: string): CpuGroup[] {
   const suffix = databaseSuffix.replace(/[^a-z0-9_]/gi, '');
   return [
     ...apps.map((app) => ({ name: app.name, pids: () => (app.pid === undefined ? [] : [app.pid]) })),
     { name: 'postgres', pids: () => pidsMatching(new RegExp(`^postgres: .*\\w${suffix} `)) },
+    ...SERVICE_DATABASES.map((service) => ({
+      name: `postgres_${service}`,
+      pids: () => pidsMatching(new RegExp(`^postgres: (?:\\S+: )?\\S+ paygrid_${service}${suffix} `)),
+      partOf: 'postgres',
+    })),
     { name: 'kafka', pids: () => pidsMatching(/kafka\.Kafka /) },
     { name: 'redis', pids: () => pidsMatching(/^redis-server /) },
     {
@@ -119,7 +130,7 @@ export function cpuPerOperation(
     const idleCost = idle ? (idle.perMs[group.name] ?? 0) * idle.runMs : 0;
     const value = operations > 0 ? Math.max(0, used[group.name] - idleCost) / operations : 0;
     per[`cpu_ms_${group.name.replace(/-/g, '_')}`] = rounded(value);
-    if (group.shared) continue;
+    if (group.shared || group.partOf) continue;
     total += value;
     gross += operations > 0 ? used[group.name] / operations : 0;
   }

@@ -57,28 +57,32 @@ describe('CPU per operation', () => {
     expect(cpuTicksOf(2 ** 22 + 1)).toBeNull();
   });
 
-  it('sums the differences of the stack groups, counts a process born mid-run whole, and leaves shared groups out of the total', () => {
+  it('sums the differences of the stack groups, counts a process born mid-run whole, and leaves shared groups and parts out of the total', () => {
     const groups: CpuGroup[] = [
       { name: 'gateway', pids: () => [] },
       { name: 'postgres', pids: () => [] },
+      { name: 'postgres_acquiring', pids: () => [], partOf: 'postgres' },
       { name: 'postgres_shared', pids: () => [], shared: true },
     ];
     const before: CpuSample = new Map([
       ['gateway', new Map([[10, 100]])],
       ['postgres', new Map([[20, 50]])],
+      ['postgres_acquiring', new Map([[20, 50]])],
       ['postgres_shared', new Map([[30, 0]])],
     ]);
     const after: CpuSample = new Map([
       ['gateway', new Map([[10, 140]])],
       ['postgres', new Map([[20, 70], [21, 10]])],
+      ['postgres_acquiring', new Map([[20, 70]])],
       ['postgres_shared', new Map([[30, 500]])],
     ]);
     const used = cpuBetween(groups, before, after);
-    expect(used).toEqual({ gateway: 400, postgres: 300, postgres_shared: 5000 });
+    expect(used).toEqual({ gateway: 400, postgres: 300, postgres_acquiring: 200, postgres_shared: 5000 });
     expect(cpuPerOperation(groups, used, 100)).toEqual({
       cpu_ms_per_operation: 7,
       cpu_ms_gateway: 4,
       cpu_ms_postgres: 3,
+      cpu_ms_postgres_acquiring: 2,
       cpu_ms_postgres_shared: 50,
     });
   });
