@@ -5,13 +5,14 @@ import { CORRELATION_HEADER, runWithCorrelation } from '../logging/correlation';
 import { Metrics } from '../metrics/metrics';
 import { ConsumerHealth } from '../health/consumer-health';
 import { SupervisedConsumer } from './supervised-consumer';
-import { CONSUMER_DEFAULTS, headerText } from './kafka-factory';
+import { CONSUMER_DEFAULTS, headerText, RUN_DEFAULTS } from './kafka-factory';
 import { traceEventBatch, traceEventHandling } from '../tracing/messaging-spans';
 import { KafkaNames } from './kafka-names';
 
 /**
  * Consumes domain event topics with a plain kafkajs consumer, so the commit policy is ours: an
- * offset is committed only after the handler resolved. A handler failure is retried (kafkajs restarts
+ * offset is committed only after the handler resolved (at most once a second, RUN_DEFAULTS; a failure
+ * commits what was resolved before it). A handler failure is retried (kafkajs restarts
  * the consumer from the last committed offset), so an event is never skipped because a database was
  * briefly down; handlers are idempotent through the inbox. A malformed message cannot ever succeed:
  * it is logged and skipped. Each event is handled in a `process <topic>` span continuing its trace. The
@@ -92,7 +93,7 @@ export class EventSubscriber extends SupervisedSubscriber {
   protected async consume(consumer: Consumer, topics: string[]): Promise<void> {
     await consumer.subscribe({ topics, fromBeginning: this.fromBeginning });
     await consumer.run({
-      partitionsConsumedConcurrently: 3,
+      ...RUN_DEFAULTS,
       eachMessage: async ({ topic, message }) => {
         const headers = message.headers as Record<string, unknown> | undefined;
         const correlationId = headerText(headers, CORRELATION_HEADER);
@@ -117,7 +118,8 @@ export class EventSubscriber extends SupervisedSubscriber {
  * Applies a chunk of a partition's events at once (one transaction per chunk instead of one per event: see
  * payouts' acquiring intake). The handler answers one outcome per event it was given; events are given in
  * offset order and may repeat (a republished event). The offset of a chunk is resolved only after its handler
- * resolved, so a crash re-reads at most the chunk in flight and the handler's inbox absorbs it; a handler
+ * resolved, and committed at most once a second (RUN_DEFAULTS), so a crash re-reads about a second of
+ * chunks and the handler's inbox absorbs them; a handler
  * failure retries the chunk from there (kafkajs restarts from the last committed offset). Malformed messages
  * are skipped as EventSubscriber skips them. Each chunk is handled in one `process <topic>` span linking the
  * traces of its messages.
@@ -152,7 +154,7 @@ export class EventBatchSubscriber extends SupervisedSubscriber {
   protected async consume(consumer: Consumer, topics: string[]): Promise<void> {
     await consumer.subscribe({ topics, fromBeginning: this.fromBeginning });
     await consumer.run({
-      partitionsConsumedConcurrently: 3,
+      ...RUN_DEFAULTS,
       eachBatchAutoResolve: false,
       eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
         for (let start = 0; start < batch.messages.length; start += this.chunkSize) {

@@ -20,6 +20,17 @@ export const CONSUMER_DEFAULTS = {
   allowAutoTopicCreation: false,
 };
 
+/**
+ * What every consumer's `run` gets. Offsets are committed at most once a second per consumer (on an idle
+ * partition's next poll once the second is up, at a clean stop, and before a rebalance hands a partition
+ * over), not after every batch: kafkajs 2.2.4 committed after each batch whatever the interval said, ~4
+ * OffsetCommit round trips per create-intent across the stack (patches/kafkajs+2.2.4.patch, docs/platform.md).
+ * What a crash re-reads grows to about a second of messages; every consumer dedupes (inbox, command
+ * ledger, stray replies match nothing), so that costs work, never a second effect.
+ */
+export const OFFSET_COMMIT_INTERVAL_MS = 1000;
+export const RUN_DEFAULTS = { partitionsConsumedConcurrently: 3, autoCommitInterval: OFFSET_COMMIT_INTERVAL_MS };
+
 function pinoLogCreator(logger: Logger) {
   return () =>
     ({ level, log }: LogEntry) => {
@@ -64,7 +75,7 @@ export function nestKafkaOptions(app: string, brokers: string[], groupId: string
       },
       consumer: { groupId, ...CONSUMER_DEFAULTS },
       producer: { createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false },
-      run: { partitionsConsumedConcurrently: 3 },
+      run: { ...RUN_DEFAULTS },
       // kafkajs resolves "latest" for a new group only after the join, so a new group starting at the
       // end can skip the first messages (seen: a service's first commands, a gateway's first replies).
       // Reading from the start is safe: stale commands are dropped (command-dispatcher.ts) and stray

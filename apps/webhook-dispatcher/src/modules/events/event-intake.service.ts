@@ -30,8 +30,8 @@ import { isDeliverable, serializeWebhookBody } from './webhook-body';
  *
  * Messages are taken a chunk at a time by the platform's EventBatchSubscriber (up to INTAKE_CHUNK per
  * transaction, one commit instead of one per event: the intake is the dispatcher's throughput limit); an
- * offset is committed only after its chunk committed, so a crash re-reads at most the chunk in flight and
- * the inbox absorbs it; a malformed message is logged and skipped; the consumer is supervised.
+ * offset is committed only after its chunk committed (at most once a second), so a crash re-reads about
+ * a second of events and the inbox absorbs them; a malformed message is logged and skipped; the consumer is supervised.
  *
  * The consumer group starts from the earliest offset on first start: a new dispatcher deployment must
  * not miss events published before it joined.
