@@ -8,9 +8,11 @@ import { bufferOutbox, flushOutbox } from '../outbox/outbox-writer';
  * Run before the commit, such work could act on rows another session cannot see yet, or on rows that
  * are then rolled back.
  *
- * After-commit hooks run in registration order once the commit succeeded; a failing hook is logged and
- * does not fail the caller, since the committed record (an outbox row, a durable job row) is what
- * guarantees the work happens; hooks only make it happen sooner.
+ * After-commit hooks are started in registration order once the commit succeeded, and not awaited: a
+ * command's reply does not wait for Redis to take a job (one round trip on every create-intent's path).
+ * A hook's synchronous part has run when runInTransaction returns. A failing hook is logged and does not
+ * fail the caller, since the committed record (an outbox row, a durable job row) is what guarantees the
+ * work happens; hooks only make it happen sooner.
  */
 export interface TransactionContext {
   readonly manager: EntityManager;
@@ -41,16 +43,18 @@ export async function runInTransaction<R>(
     await flushOutbox(manager);
     return value;
   });
-  if (open) await runHooks(open.hooks, logger);
+  if (open) startHooks(open.hooks, logger);
   return result;
 }
 
-async function runHooks(hooks: (() => Promise<unknown> | unknown)[], logger: Logger): Promise<void> {
+function startHooks(hooks: (() => Promise<unknown> | unknown)[], logger: Logger): void {
+  const failed = (error: unknown) =>
+    logger.warn({ err: error }, 'after-commit hook failed; the committed record still guarantees the work');
   for (const hook of hooks) {
     try {
-      await hook();
+      Promise.resolve(hook()).catch(failed);
     } catch (error) {
-      logger.warn({ err: error }, 'after-commit hook failed; the committed record still guarantees the work');
+      failed(error);
     }
   }
 }

@@ -214,7 +214,9 @@ describe('command bus against a real service', () => {
     const repeats = await Promise.all(Array.from({ length: 10 }, () => send(commandId, { note })));
     expect(repeats).toEqual(Array(10).fill(first));
     expect(await effectsWithNote(note)).toBe(1);
-    // The after-commit hook ran once, for the one application, and saw the committed row.
+    // The after-commit hook ran once, for the one application, and saw the committed row (hooks are started
+    // after the commit, not awaited by the reply: wait for it to have run).
+    await waitFor(() => hooksRun.has(note), { what: "the command's after-commit hook" });
     expect(hooksRun.get(note)).toBe(1);
   });
 
