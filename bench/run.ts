@@ -79,6 +79,7 @@ async function main(): Promise<void> {
           credentials: master,
           cpuGroups,
           databases: { serverUrl: infrastructure.databaseServerUrl, suffix: settings.databaseSuffix },
+          kafkaBrokers: infrastructure.kafkaBrokers,
           say,
         });
         Object.assign(results, sections);
