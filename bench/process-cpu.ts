@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { APP_CATALOG } from '@paygrid/platform';
 
 /**
  * CPU time of the stack's processes, read from /proc (Linux): utime + stime of each process, sampled before
@@ -85,18 +86,16 @@ export function pidsMatching(pattern: RegExp): number[] {
   return pids;
 }
 
-/** Each service's database (paygrid_<service><suffix>), for the per-database split of Postgres' CPU. */
-const SERVICE_DATABASES = ['gateway', 'accounts', 'acquiring', 'payouts', 'issuing', 'webhooks'];
-
 /** The stack's groups: its apps, its Postgres backends, Postgres' shared processes, the broker and Redis. */
 export function stackCpuGroups(apps: { name: string; pid: number | undefined }[], databaseSuffix: string): CpuGroup[] {
   const suffix = databaseSuffix.replace(/[^a-z0-9_]/gi, '');
   return [
     ...apps.map((app) => ({ name: app.name, pids: () => (app.pid === undefined ? [] : [app.pid]) })),
     { name: 'postgres', pids: () => pidsMatching(new RegExp(`^postgres: .*\\w${suffix} `)) },
-    ...SERVICE_DATABASES.map((service) => ({
-      name: `postgres_${service}`,
-      pids: () => pidsMatching(new RegExp(`^postgres: (?:\\S+: )?\\S+ paygrid_${service}${suffix} `)),
+    // Named as database-work.ts names its figures: the database without its `paygrid_` prefix.
+    ...APP_CATALOG.map(({ database }) => ({
+      name: `postgres_${database.replace(/^paygrid_/, '')}`,
+      pids: () => pidsMatching(new RegExp(`^postgres: (?:\\S+: )?\\S+ ${database}${suffix} `)),
       partOf: 'postgres',
     })),
     { name: 'kafka', pids: () => pidsMatching(/kafka\.Kafka /) },

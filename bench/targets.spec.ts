@@ -1,6 +1,6 @@
 import { evaluateTargets, Target, targetTable } from './targets';
 import { selectedSections } from './sections';
-import { cpuBetween, cpuPerOperation, cpuTicksOf, CpuGroup, CpuSample } from './process-cpu';
+import { cpuBetween, cpuPerOperation, cpuTicksOf, CpuGroup, CpuSample, stackCpuGroups } from './process-cpu';
 
 const ratio: Target = {
   name: 'rate vs baseline',
@@ -85,6 +85,18 @@ describe('CPU per operation', () => {
       cpu_ms_postgres_acquiring: 2,
       cpu_ms_postgres_shared: 50,
     });
+  });
+
+  it("splits the stack's Postgres per app database, named as the database figures are, as parts left out of the total", () => {
+    const parts = stackCpuGroups([], '_bench').filter((group) => group.partOf === 'postgres');
+    expect(parts.map((group) => group.name)).toEqual([
+      'postgres_gateway',
+      'postgres_accounts',
+      'postgres_acquiring',
+      'postgres_payouts',
+      'postgres_issuing',
+      'postgres_webhooks',
+    ]);
   });
 
   it("subtracts each group's idle burn over the run before dividing, and keeps the gross total", () => {
