@@ -12,8 +12,8 @@ import { KafkaNames } from './kafka-names';
 /**
  * Consumes domain event topics with a plain kafkajs consumer, so the commit policy is ours: an
  * offset is committed only after the handler resolved (at most once a second, RUN_DEFAULTS; a failure
- * commits what was resolved before it). A handler failure is retried (kafkajs restarts
- * the consumer from the last committed offset), so an event is never skipped because a database was
+ * commits what was resolved before it). A handler failure is retried (kafkajs restarts the consumer from
+ * the last committed offset), so an event is never skipped because a database was
  * briefly down; handlers are idempotent through the inbox. A malformed message cannot ever succeed:
  * it is logged and skipped. Each event is handled in a `process <topic>` span continuing its trace. The
  * consumer is supervised (supervised-consumer.ts): a broker outage of any length ends with it consuming
@@ -119,8 +119,8 @@ export class EventSubscriber extends SupervisedSubscriber {
  * payouts' acquiring intake). The handler answers one outcome per event it was given; events are given in
  * offset order and may repeat (a republished event). The offset of a chunk is resolved only after its handler
  * resolved, and committed at most once a second (RUN_DEFAULTS), so a crash re-reads about a second of
- * chunks and the handler's inbox absorbs them; a handler
- * failure retries the chunk from there (kafkajs restarts from the last committed offset). Malformed messages
+ * chunks and the handler's inbox absorbs them; a handler failure retries the chunk from there (kafkajs
+ * commits what was resolved before it, then restarts from the last committed offset). Malformed messages
  * are skipped as EventSubscriber skips them. Each chunk is handled in one `process <topic>` span linking the
  * traces of its messages.
  */

@@ -1,9 +1,22 @@
-// kafkajs ships its internals as CommonJS without types; this test drives the one class patches/ changes
-// for offset commits, with a stand-in consumer group that records what the runner asks of it.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// kafkajs ships its internals as CommonJS without types; these tests drive the two classes
+// patches/kafkajs+2.2.4.patch (applied by `postinstall`) changes. If an upgrade or a skipped postinstall loses
+// the patch, the first test of each block fails.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const RequestQueue = require('kafkajs/src/network/requestQueue') as new (options: object) => TestQueue;
 const Runner = require('kafkajs/src/consumer/runner') as new (options: object) => TestRunner;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const Batch = require('kafkajs/src/consumer/batch') as new (topic: string, fetchedOffset: string, data: object) => object;
+const Batch = require('kafkajs/src/consumer/batch') as new (
+  topic: string,
+  fetchedOffset: string,
+  data: object,
+) => object;
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+interface TestQueue {
+  pending: unknown[];
+  throttleCheckTimeoutId: NodeJS.Timeout | null;
+  checkPendingRequests(): void;
+  push(request: { entry: { correlationId: number }; expectResponse: boolean; sendRequest: () => void }): void;
+}
 
 interface TestRunner {
   running: boolean;
@@ -18,6 +31,49 @@ const quietLogger = {
   warn: () => undefined,
   error: () => undefined,
 };
+
+/**
+ * The request queue re-armed a 1 ms timer for the life of every connection once it had checked its queue,
+ * pending requests or not (kafkajs#1556, #1704), about 4 % of a core per idle app and more under load.
+ */
+describe('kafkajs request queue (patched)', () => {
+  const made: TestQueue[] = [];
+  const queue = () => {
+    const created = new RequestQueue({
+      maxInFlightRequests: 1,
+      requestTimeout: 30_000,
+      clientId: 'test',
+      broker: 'b',
+      logger: quietLogger,
+    });
+    made.push(created);
+    return created;
+  };
+  // An unpatched queue's timer would keep re-arming and hold Jest open: stop every queue's.
+  afterEach(() => {
+    for (const created of made.splice(0)) clearTimeout(created.throttleCheckTimeoutId ?? undefined);
+  });
+
+  it('arms no timer when nothing is pending', () => {
+    const idle = queue();
+    idle.checkPendingRequests();
+    expect(idle.throttleCheckTimeoutId).toBeNull();
+  });
+
+  it('still schedules a check for a request waiting behind the in-flight limit', () => {
+    const busy = queue();
+    const sent: number[] = [];
+    for (const correlationId of [1, 2])
+      busy.push({
+        entry: { correlationId },
+        expectResponse: true,
+        sendRequest: () => sent.push(correlationId),
+      });
+    expect(sent).toEqual([1]);
+    expect(busy.pending).toHaveLength(1);
+    expect(busy.throttleCheckTimeoutId).not.toBeNull();
+  });
+});
 
 /** A consumer group that only records the calls a batch's handling makes. */
 function recordingGroup(settings: { autoCommitInterval: number | null }) {
@@ -57,14 +113,20 @@ function runner(group: object): TestRunner {
   return made;
 }
 
-const message = (offset: string) => ({ offset, key: null, value: Buffer.from('x'), headers: {}, timestamp: '0', attributes: 0 });
+const message = (offset: string) => ({
+  offset,
+  key: null,
+  value: Buffer.from('x'),
+  headers: {},
+  timestamp: '0',
+  attributes: 0,
+});
 const batchOf = (offsets: string[]) =>
   new Batch('t', offsets[0] ?? '0', { partition: 0, highWatermark: '10', messages: offsets.map(message) });
 
 /**
- * patches/kafkajs+2.2.4.patch (applied by `postinstall`): kafkajs committed offsets after every batch whatever
- * `autoCommitInterval` said; RUN_DEFAULTS (kafka-factory.ts) sets an interval so that a consumer commits at
- * most once per interval. If an upgrade or a skipped postinstall loses the patch, the first test fails.
+ * The runner committed offsets after every batch whatever `autoCommitInterval` said; RUN_DEFAULTS
+ * (kafka-factory.ts) sets an interval so that a consumer commits at most once per interval.
  */
 describe('kafkajs offset commits (patched)', () => {
   it('leaves a handled batch to the interval when one is set', async () => {
