@@ -42,8 +42,8 @@ async function aPair(endpointId: string, held: boolean): Promise<NewDelivery> {
   const eventId = randomUUID();
   await data.query(
     `INSERT INTO webhook_events (event_id, event_name, event_type, source_id, account_id, master_account_id, topic,
-                                 envelope, created_at, body)
-     VALUES ($1, 'payout.completed', 'PAYOUT', 'src', 'acct', 'acct', 'topic', '{}', now(), '{}')`,
+                                 created_at, body)
+     VALUES ($1, 'payout.completed', 'PAYOUT', 'src', 'acct', 'acct', 'topic', now(), '{}')`,
     [eventId],
   );
   return { eventId, eventName: 'payout.completed', endpointId, accountId: 'acct', held };

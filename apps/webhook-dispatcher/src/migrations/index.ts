@@ -3,6 +3,7 @@ import { WebhookEvents1710000000100 } from './1710000000100-webhook-events';
 import { WebhookDeliveries1740000000000 } from './1740000000000-webhook-deliveries';
 import { encryptWebhookSecretsMigration } from './1750000000000-encrypt-webhook-secrets';
 import { WebhookHeldDeliveries1760000000000 } from './1760000000000-webhook-held-deliveries';
+import { WebhookEventsOneCopy1770000000000 } from './1770000000000-webhook-events-one-copy';
 
 /**
  * The dispatcher's schema, in order, for the app and for tests that build its database without it. The
@@ -16,5 +17,6 @@ export function dispatcherMigrations(keyRing: KeyRing): Function[] {
     WebhookDeliveries1740000000000,
     encryptWebhookSecretsMigration(keyRing),
     WebhookHeldDeliveries1760000000000,
+    WebhookEventsOneCopy1770000000000,
   ];
 }

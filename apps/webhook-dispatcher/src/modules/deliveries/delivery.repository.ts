@@ -66,9 +66,9 @@ export interface InsertedDelivery {
 export interface ClaimedDelivery {
   delivery: Delivery;
   endpoint: Endpoint;
-  /** Null only for events stored before bodies were (none of them has deliveries). */
-  body: string | null;
-  eventCreateTime: string;
+  body: string;
+  /** The event's create_time (for the event-to-delivery latency metric). */
+  eventCreatedAt: Date;
   /** Active secrets, newest first. */
   secrets: string[];
 }
@@ -160,7 +160,7 @@ export class DeliveryRepository {
           WHERE delivery_id = $1 AND status = 'pending' AND attempt_count = $2
             AND (lease_until IS NULL OR lease_until < now())
           RETURNING *)
-       SELECT c.*, e.body, e.envelope->>'create_time' AS event_create_time, to_jsonb(p) AS endpoint,
+       SELECT c.*, e.body, e.created_at AS event_created_at, to_jsonb(p) AS endpoint,
               ${activeSecretsOf('p')} AS secrets
          FROM claimed c
          JOIN webhook_events e ON e.event_id = c.event_id
@@ -173,7 +173,7 @@ export class DeliveryRepository {
       delivery: toDelivery(claimed),
       endpoint: toEndpoint(claimed.endpoint),
       body: claimed.body,
-      eventCreateTime: claimed.event_create_time,
+      eventCreatedAt: claimed.event_created_at,
       secrets: claimed.secrets.map((sealed) => this.secretVault.open(claimed.endpoint_id, sealed)),
     };
   }
@@ -478,8 +478,8 @@ export class DeliveryRepository {
 
 /** What `claim` reads in one round trip. */
 type ClaimedRow = DeliveryRow & {
-  body: string | null;
-  event_create_time: string;
+  body: string;
+  event_created_at: Date;
   endpoint: EndpointRow;
   secrets: string[];
 };

@@ -184,7 +184,7 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
           delivery: item.delivery,
           endpoint: candidate.endpoint,
           body: stored.body,
-          eventCreateTime: stored.event.create_time,
+          eventCreatedAt: new Date(stored.event.create_time),
           secrets: candidate.secrets,
         },
       };

@@ -28,11 +28,10 @@ export class EventRepository {
          INSERT INTO inbox (consumer, event_id) SELECT $1, id FROM unnest($2::text[]) AS batch(id)
          ON CONFLICT DO NOTHING RETURNING event_id)
        INSERT INTO webhook_events
-         (event_id, event_name, event_type, source_id, account_id, master_account_id, topic, envelope, created_at, body)
+         (event_id, event_name, event_type, source_id, account_id, master_account_id, topic, created_at, body)
        SELECT t.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                              $9::jsonb[], $10::timestamptz[], $11::text[])
-         AS t(event_id, event_name, event_type, source_id, account_id, master_account_id, topic, envelope,
-              created_at, body)
+                              $9::timestamptz[], $10::text[])
+         AS t(event_id, event_name, event_type, source_id, account_id, master_account_id, topic, created_at, body)
        WHERE t.event_id IN (SELECT event_id FROM claimed)
        RETURNING event_id`,
       [
@@ -44,7 +43,6 @@ export class EventRepository {
         column(({ event }) => event.account_id),
         column(({ event }) => event.master_account_id),
         column(({ topic }) => topic),
-        column(({ event }) => JSON.stringify(event)),
         column(({ event }) => event.create_time),
         column(({ body }) => body),
       ],

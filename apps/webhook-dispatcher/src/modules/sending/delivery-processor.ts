@@ -84,8 +84,6 @@ export class DeliveryProcessor {
     const { delivery, endpoint, body, secrets } = claimed;
     if (endpoint.status === 'DELETED') return this.settle(delivery, 'CANCEL', 'endpoint deleted');
     if (endpoint.status === 'DISABLED') return this.settle(delivery, 'FAIL', 'endpoint disabled');
-    if (body === null)
-      throw new Error(`event ${delivery.eventId} of delivery ${delivery.deliveryId} has no stored body`);
 
     const attemptedAt = new Date();
     const headers = signedHeaders({
@@ -142,7 +140,7 @@ export class DeliveryProcessor {
     if (outcome === 'succeeded') {
       this.metrics.deliveries.inc({ outcome: 'succeeded' });
       this.metrics.eventToDelivery.observe(
-        Math.max(0, Date.now() - Date.parse(claimed.eventCreateTime)) / 1000,
+        Math.max(0, Date.now() - claimed.eventCreatedAt.getTime()) / 1000,
       );
       if (touchesEndpoint) await this.releaseHeldOf(endpoint);
     } else if (outcome === 'failed') this.metrics.deliveries.inc({ outcome: 'failed' });
