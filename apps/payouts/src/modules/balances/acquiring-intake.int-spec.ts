@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { createDataSource, KAFKA, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
 import { aDomainEvent } from '@paygrid/testing';
 import { verifyLedger } from '@paygrid/ledger';
 import { acquiringEvents, PayoutsService, startPayouts } from '../../test/payouts-service';
 import { AcquiringEventsListener } from './acquiring-events.listener';
+import { AcquiringPostings } from './acquiring-postings.service';
 import { MerchantLedger } from './merchant-ledger';
 
 /**
@@ -93,5 +95,42 @@ describe('acquiring intake, a chunk per transaction', () => {
 
     expect(await funds(a)).toEqual({ available: 200n, pending: 0n, card_network: 0n, settlement_bank: -200n });
     expect(await funds(b)).toEqual({ available: 300n, pending: 0n, card_network: 0n, settlement_bank: -300n });
+  });
+
+  it('runs the chunk statements on their generic plans, never re-planned per execution', async () => {
+    // One connection, so pg_prepared_statements (per session) shows every statement the listener prepared.
+    const single = createDataSource({ url: service.database.url, app: 'payouts-plans', poolSize: 1 });
+    await single.initialize();
+    try {
+      const { app } = service;
+      const onOneConnection = new AcquiringEventsListener(
+        single,
+        app.get(AcquiringPostings),
+        app.get(KAFKA),
+        app.get(LOGGER),
+        app.get(Metrics),
+        app.get(KafkaNames),
+      );
+      const merchant = randomUUID();
+      // More than the five executions the plan cache plans afresh before it considers the generic plan.
+      for (let chunk = 0; chunk < 7; chunk += 1) {
+        const attempt = `att_${randomUUID()}`;
+        await onOneConnection.applyAll([
+          acquiringEvents.captured(merchant, attempt, '1.00'),
+          acquiringEvents.settled(merchant, attempt, 100n),
+        ]);
+      }
+      const plans: { statement: string; generic_plans: string; custom_plans: string }[] = await single.query(
+        `SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements
+          WHERE statement LIKE '%INSERT INTO inbox%' OR statement LIKE '%INSERT INTO ledger_entries%'`,
+      );
+      expect(plans.map((plan) => ({ generic: Number(plan.generic_plans), custom: Number(plan.custom_plans) }))).toEqual([
+        { generic: 7, custom: 0 },
+        { generic: 7, custom: 0 },
+      ]);
+      expect(await funds(merchant)).toEqual({ available: 700n, pending: 0n, card_network: 0n, settlement_bank: -700n });
+    } finally {
+      await single.destroy();
+    }
   });
 });
