@@ -44,3 +44,40 @@ export function databaseWorkPerOperation(
   }
   return figures;
 }
+
+/**
+ * The server's WAL counters (pg_stat_wal): bytes, full-page images and syncs to disk. Cluster-wide, so
+ * they include anything else the server did meanwhile (hence the stack lock); what they add to the
+ * per-database figures is the cost of durability: every commit waits for its WAL to be synced, so the
+ * bytes a create writes and the syncs it causes bound its latency on a slow disk as much as its CPU does.
+ */
+export interface WalCounters {
+  bytes: number;
+  fullPageImages: number;
+  syncs: number;
+}
+
+export async function sampleWal(serverUrl: string): Promise<WalCounters> {
+  const client = new Client({ connectionString: serverUrl, application_name: 'paygrid-bench-counters' });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_stat_clear_snapshot()');
+    const { rows } = await client.query<{ bytes: string; fpi: string; syncs: string }>(
+      'SELECT wal_bytes AS bytes, wal_fpi AS fpi, wal_sync AS syncs FROM pg_stat_wal',
+    );
+    return { bytes: Number(rows[0].bytes), fullPageImages: Number(rows[0].fpi), syncs: Number(rows[0].syncs) };
+  } finally {
+    await client.end();
+  }
+}
+
+/** WAL kilobytes, full-page images and syncs per operation. */
+export function walPerOperation(before: WalCounters, after: WalCounters, operations: number): Record<string, number> {
+  if (operations === 0) return {};
+  const per = (delta: number) => Math.round((delta / operations) * 100) / 100;
+  return {
+    wal_kb_per_op: per((after.bytes - before.bytes) / 1024),
+    wal_full_page_images_per_op: per(after.fullPageImages - before.fullPageImages),
+    wal_syncs_per_op: per(after.syncs - before.syncs),
+  };
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookReceiver } from '@paygrid/testing';
 import { CpuGroup, cpuBetween, cpuPerOperation, idleCpuRate, sampleCpu } from '../process-cpu';
-import { databaseWorkPerOperation, sampleDatabases } from '../database-work';
+import { databaseWorkPerOperation, sampleDatabases, sampleWal, walPerOperation } from '../database-work';
 import { offsetCommitRecords } from '../kafka-work';
 import { summarise } from '../stats';
 import { CreateIntentClient, createIntentClient, runCreateIntents } from './bench-acquiring';
@@ -17,7 +17,8 @@ import { CreateIntentClient, createIntentClient, runCreateIntents } from './benc
  *      the last webhook of its creates arrived, less what each process burned per second while the stack
  *      stood idle for 3 s just before (polls, heartbeats, others' use of the shared broker), divided by
  *      the creates, so the event path's tail is counted and idle time is not (`_gross` keeps it);
- *    - commits and row writes per create in each service's database (database-work.ts), and the records
+ *    - commits and row writes per create in each service's database, the server's WAL kilobytes,
+ *      full-page images and syncs per create (database-work.ts), and the records
  *      the stack's Kafka offset commits appended to `__consumer_offsets` per create (kafka-work.ts);
  *    - webhook outbox commit → receiver, p99: for each delivery of an event created during the run, its
  *      arrival at the receiver minus the event's `create_time` (stamped in the transaction that commits
@@ -73,6 +74,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const idlePerMs = await idleCpuRate(options.cpuGroups, IDLE_SAMPLE_MS);
     const runStart = Date.now();
     const databasesBefore = await sampleDatabases(options.databases.serverUrl, options.databases.suffix);
+    const walBefore = await sampleWal(options.databases.serverUrl);
     const offsetsBefore = await offsetCommitRecords(options.kafkaBrokers);
     const before = sampleCpu(options.cpuGroups);
     const loaded = await runCreateIntents(client, { concurrency: 16 });
@@ -81,6 +83,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const after = sampleCpu(options.cpuGroups);
     const measuredMs = Date.now() - runStart;
     const databasesAfter = await sampleDatabases(options.databases.serverUrl, options.databases.suffix);
+    const walAfter = await sampleWal(options.databases.serverUrl);
     const offsetsAfter = await offsetCommitRecords(options.kafkaBrokers);
     const creates = loaded.acquiring_create_intent_requests - loaded.acquiring_create_intent_errors;
     const databaseWork = databaseWorkPerOperation(databasesBefore, databasesAfter, creates, options.databases.suffix);
@@ -115,6 +118,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         ...loaded,
         ...cpu,
         ...databaseWork,
+        ...walPerOperation(walBefore, walAfter, creates),
         offset_commit_records_per_op: creates > 0 ? Math.round(((offsetsAfter - offsetsBefore) / creates) * 100) / 100 : 0,
         webhook_deliveries_measured: webhook.count,
         webhook_commit_to_receiver_p50_ms: webhook.p50_ms,
