@@ -9,7 +9,13 @@ import { Client } from 'pg';
  */
 export type DatabaseCounters = Map<string, { commits: number; rowWrites: number }>;
 
-export async function sampleDatabases(serverUrl: string, databaseSuffix: string): Promise<DatabaseCounters> {
+/** Both kinds of counter, read on one connection at the same moment (WalCounters below). */
+export interface ServerCounters {
+  databases: DatabaseCounters;
+  wal: WalCounters;
+}
+
+export async function sampleServer(serverUrl: string, databaseSuffix: string): Promise<ServerCounters> {
   const client = new Client({ connectionString: serverUrl, application_name: 'paygrid-bench-counters' });
   await client.connect();
   try {
@@ -20,7 +26,15 @@ export async function sampleDatabases(serverUrl: string, databaseSuffix: string)
          FROM pg_stat_database WHERE datname LIKE '%' || $1`,
       [databaseSuffix],
     );
-    return new Map(rows.map((row) => [row.datname, { commits: Number(row.commits), rowWrites: Number(row.row_writes) }]));
+    const [wal] = (
+      await client.query<{ bytes: string; fpi: string; syncs: string }>(
+        'SELECT wal_bytes AS bytes, wal_fpi AS fpi, wal_sync AS syncs FROM pg_stat_wal',
+      )
+    ).rows;
+    return {
+      databases: new Map(rows.map((row) => [row.datname, { commits: Number(row.commits), rowWrites: Number(row.row_writes) }])),
+      wal: { bytes: Number(wal.bytes), fullPageImages: Number(wal.fpi), syncs: Number(wal.syncs) },
+    };
   } finally {
     await client.end();
   }
@@ -46,7 +60,7 @@ export function databaseWorkPerOperation(
 }
 
 /**
- * The server's WAL counters (pg_stat_wal): bytes, full-page images and syncs to disk. Cluster-wide, so
+ * The server's WAL counters (pg_stat_wal, read by sampleServer): bytes, full-page images and syncs to disk. Cluster-wide, so
  * they include anything else the server did meanwhile (hence the stack lock); what they add to the
  * per-database figures is the cost of durability: every commit waits for its WAL to be synced, so the
  * bytes a create writes and the syncs it causes bound its latency on a slow disk as much as its CPU does.
@@ -55,20 +69,6 @@ export interface WalCounters {
   bytes: number;
   fullPageImages: number;
   syncs: number;
-}
-
-export async function sampleWal(serverUrl: string): Promise<WalCounters> {
-  const client = new Client({ connectionString: serverUrl, application_name: 'paygrid-bench-counters' });
-  await client.connect();
-  try {
-    await client.query('SELECT pg_stat_clear_snapshot()');
-    const { rows } = await client.query<{ bytes: string; fpi: string; syncs: string }>(
-      'SELECT wal_bytes AS bytes, wal_fpi AS fpi, wal_sync AS syncs FROM pg_stat_wal',
-    );
-    return { bytes: Number(rows[0].bytes), fullPageImages: Number(rows[0].fpi), syncs: Number(rows[0].syncs) };
-  } finally {
-    await client.end();
-  }
 }
 
 /** WAL kilobytes, full-page images and syncs per operation. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookReceiver } from '@paygrid/testing';
 import { CpuGroup, cpuBetween, cpuPerOperation, idleCpuRate, sampleCpu } from '../process-cpu';
-import { databaseWorkPerOperation, sampleDatabases, sampleWal, walPerOperation } from '../database-work';
+import { databaseWorkPerOperation, sampleServer, walPerOperation } from '../database-work';
 import { offsetCommitRecords } from '../kafka-work';
 import { summarise } from '../stats';
 import { CreateIntentClient, createIntentClient, runCreateIntents } from './bench-acquiring';
@@ -73,8 +73,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     await drained(arrivals);
     const idlePerMs = await idleCpuRate(options.cpuGroups, IDLE_SAMPLE_MS);
     const runStart = Date.now();
-    const databasesBefore = await sampleDatabases(options.databases.serverUrl, options.databases.suffix);
-    const walBefore = await sampleWal(options.databases.serverUrl);
+    const serverBefore = await sampleServer(options.databases.serverUrl, options.databases.suffix);
     const offsetsBefore = await offsetCommitRecords(options.kafkaBrokers);
     const before = sampleCpu(options.cpuGroups);
     const loaded = await runCreateIntents(client, { concurrency: 16 });
@@ -82,11 +81,10 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     await drained(arrivals);
     const after = sampleCpu(options.cpuGroups);
     const measuredMs = Date.now() - runStart;
-    const databasesAfter = await sampleDatabases(options.databases.serverUrl, options.databases.suffix);
-    const walAfter = await sampleWal(options.databases.serverUrl);
+    const serverAfter = await sampleServer(options.databases.serverUrl, options.databases.suffix);
     const offsetsAfter = await offsetCommitRecords(options.kafkaBrokers);
     const creates = loaded.acquiring_create_intent_requests - loaded.acquiring_create_intent_errors;
-    const databaseWork = databaseWorkPerOperation(databasesBefore, databasesAfter, creates, options.databases.suffix);
+    const databaseWork = databaseWorkPerOperation(serverBefore.databases, serverAfter.databases, creates, options.databases.suffix);
     const used = cpuBetween(options.cpuGroups, before, after);
     const cpu = cpuPerOperation(options.cpuGroups, used, creates, { perMs: idlePerMs, runMs: measuredMs });
     const ofRun = arrivals.filter((arrival) => arrival.createdAt >= runStart && arrival.createdAt <= runEnd);
@@ -118,7 +116,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         ...loaded,
         ...cpu,
         ...databaseWork,
-        ...walPerOperation(walBefore, walAfter, creates),
+        ...walPerOperation(serverBefore.wal, serverAfter.wal, creates),
         offset_commit_records_per_op: creates > 0 ? Math.round(((offsetsAfter - offsetsBefore) / creates) * 100) / 100 : 0,
         webhook_deliveries_measured: webhook.count,
         webhook_commit_to_receiver_p50_ms: webhook.p50_ms,
