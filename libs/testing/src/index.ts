@@ -12,3 +12,4 @@ export * from './service-harness';
 export * from './app-process';
 export * from './domain-events';
 export * from './local-broker';
+export * from './notification-listener';

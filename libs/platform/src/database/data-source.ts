@@ -4,6 +4,7 @@ import { PlatformTables1700000000000 } from './platform-tables.migration';
 import { PreparedPgClient, TracedPgClient } from '../tracing/pg-tracing';
 import { OutboxLogicalTopics1700000000010 } from './outbox-logical-topics.migration';
 import { OutboxNotifyTrigger1700000000020 } from './outbox-notify-trigger.migration';
+import { OutboxDeferredWake1700000000030 } from './outbox-deferred-wake.migration';
 
 /**
  * Each service owns one Postgres database (architecture rule 1). This builds its TypeORM DataSource
@@ -32,6 +33,7 @@ export function createDataSource(options: DatabaseOptions): DataSource {
       PlatformTables1700000000000,
       OutboxLogicalTopics1700000000010,
       OutboxNotifyTrigger1700000000020,
+      OutboxDeferredWake1700000000030,
       ...(options.migrations ?? []),
     ],
     migrationsTableName: 'schema_migrations',

@@ -1,6 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { Logger } from 'pino';
-import { bufferOutbox, flushOutbox } from '../outbox/outbox-writer';
+import { bufferOutbox, flushOutbox, OutboxBuffering } from '../outbox/outbox-writer';
 
 /**
  * One open database transaction, with the one thing every write path needs besides SQL: work that must
@@ -29,16 +29,22 @@ class OpenTransaction implements TransactionContext {
   }
 }
 
+/** `outbox.deferWake`: the transaction's events do not wake the relay (a staged command's first one). */
+export interface TransactionOptions {
+  outbox?: OutboxBuffering;
+}
+
 export async function runInTransaction<R>(
   dataSource: DataSource,
   logger: Logger,
   work: (tx: TransactionContext) => Promise<R>,
+  options: TransactionOptions = {},
 ): Promise<R> {
   let open: OpenTransaction | undefined;
   const result = await dataSource.transaction(async (manager) => {
     open = new OpenTransaction(manager);
     // The transaction's events are written by one statement at the end (outbox-writer.ts).
-    bufferOutbox(manager);
+    bufferOutbox(manager, options.outbox);
     const value = await work(open);
     await flushOutbox(manager);
     return value;

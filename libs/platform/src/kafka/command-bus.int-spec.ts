@@ -3,8 +3,16 @@ import { Injectable, Module, DynamicModule, INestApplication } from '@nestjs/com
 import { MigrationInterface, QueryRunner, DataSource } from 'typeorm';
 import pino from 'pino';
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
-import { defineCommand, NoPayload, returns } from '@paygrid/contracts';
-import { createTestDatabase, ServiceHarness, TestDatabase, testBrokers, TestStack, waitFor } from '@paygrid/testing';
+import { defineCommand, EventTopics, NoPayload, returns } from '@paygrid/contracts';
+import {
+  createTestDatabase,
+  NotificationListener,
+  ServiceHarness,
+  TestDatabase,
+  testBrokers,
+  TestStack,
+  waitFor,
+} from '@paygrid/testing';
 import { commonConfig } from '../config/common-config';
 import { loadConfig } from '../config/config';
 import { PlatformModule } from '../nest/platform.module';
@@ -17,6 +25,7 @@ import { createKafka } from './kafka-factory';
 import { HandleCommand } from '../commands/handle-command.decorator';
 import { StagedContext, WriteContext } from '../commands/command-context';
 import { commandControllerFor } from './command-controller';
+import { appendToOutbox, NewEvent, OUTBOX_CHANNEL, OUTBOX_DEFERRED_NOTIFICATION } from '../outbox/outbox-writer';
 
 /**
  * Request/reply over the real broker with a real service (a test module on the payouts command topic
@@ -79,6 +88,19 @@ const handling = { started: [] as string[], inFlight: new Map<string, number>(),
 
 /** After-commit hooks of the create command, by note: proves they run once and only after commit. */
 const hooksRun = new Map<string, number>();
+/** An event of each of the staged command's two transactions. */
+function stagedEvent(note: string, step: string): NewEvent<{ step: string }> {
+  return {
+    topic: EventTopics.payouts,
+    event_name: `test.staged_${step}`,
+    event_type: 'OPERATIONS',
+    source_id: note,
+    account_id: 'acct-staged',
+    master_account_id: 'acct-staged',
+    data: { step },
+  };
+}
+
 let outsideCalls = 0;
 
 @Injectable()
@@ -108,10 +130,14 @@ class TestHandlers {
 
   @HandleCommand(TestCommands.staged, { staged: true })
   async staged(payload: TestCreatePayload, context: StagedContext) {
-    await context.transaction((tx) => tx.manager.query('INSERT INTO test_effects (note) VALUES ($1)', [`${payload.note}-prepared`]));
+    await context.transaction(async (tx) => {
+      await tx.manager.query('INSERT INTO test_effects (note) VALUES ($1)', [`${payload.note}-prepared`]);
+      await appendToOutbox(tx.manager, stagedEvent(payload.note, 'prepared'));
+    });
     outsideCalls += 1;
     const { result } = await context.complete(async (tx) => {
       const [row] = await tx.manager.query('INSERT INTO test_effects (note) VALUES ($1) RETURNING id', [payload.note]);
+      await appendToOutbox(tx.manager, stagedEvent(payload.note, 'completed'));
       return { id: row.id as number, note: payload.note, outside_calls: outsideCalls };
     });
     return result;
@@ -243,6 +269,23 @@ describe('command bus against a real service', () => {
     expect(repeat).toEqual(first);
     expect(await effectsWithNote(note)).toBe(1);
     expect(await effectsWithNote(`${note}-prepared`)).toBe(1);
+  });
+
+  it("defers the outbox relay's wake-up of a staged command's first transaction to its final commit", async () => {
+    await startService();
+    const listener = await NotificationListener.start(database.url, OUTBOX_CHANNEL);
+    try {
+      const commandId = `cmd-${randomUUID()}`;
+      const note = `wake-${commandId}`;
+      await bus.execute(TestCommands.staged, { note }, { actor: null, commandId, timeoutMs: 15_000 });
+      expect(await listener.heardBeforeBarrier()).toEqual([OUTBOX_DEFERRED_NOTIFICATION, '']);
+      const events = await service!
+        .get(DataSource)
+        .query(`SELECT payload::jsonb->>'event_name' AS name FROM outbox WHERE message_key = $1 ORDER BY id`, [note]);
+      expect(events.map((row: { name: string }) => row.name)).toEqual(['test.staged_prepared', 'test.staged_completed']);
+    } finally {
+      await listener.end();
+    }
   });
 
   it('applies concurrent first deliveries of one command_id once', async () => {

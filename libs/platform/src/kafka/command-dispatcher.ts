@@ -119,14 +119,21 @@ export class CommandDispatcher implements OnApplicationBootstrap {
         command.type,
         command.command_id,
         command.actor,
+        // The first transaction's events wait for the final commit's wake-up (outbox-writer.ts): the relay
+        // then publishes the command's events as one batch instead of waking in the middle of it.
         (work) =>
-          runInTransaction(dataSource, this.logger, async (tx) => {
-            try {
-              return await work(tx);
-            } catch (error) {
-              throw this.mapError(error);
-            }
-          }),
+          runInTransaction(
+            dataSource,
+            this.logger,
+            async (tx) => {
+              try {
+                return await work(tx);
+              } catch (error) {
+                throw this.mapError(error);
+              }
+            },
+            { outbox: { deferWake: true } },
+          ),
         async (work) => {
           const outcome = await applyCommandOnce(dataSource, this.logger, command, work, this.mapError);
           if (!outcome.reply.ok) throw ApiError.from(outcome.reply.error as never);

@@ -4,12 +4,13 @@ import { DataSource } from 'typeorm';
 import { Kafka } from 'kafkajs';
 import pino from 'pino';
 import { EventTopics } from '@paygrid/contracts';
-import { createTestDatabase, TestDatabase, testBrokers, TestStack, waitFor } from '@paygrid/testing';
+import { createTestDatabase, NotificationListener, TestDatabase, testBrokers, TestStack, waitFor } from '@paygrid/testing';
 import { createDataSource } from '../database/data-source';
 import { createKafka, createProducer } from '../kafka/kafka-factory';
 import { EventSubscriber } from '../kafka/event-subscriber';
 import { Metrics } from '../metrics/metrics';
-import { appendToOutbox } from './outbox-writer';
+import { appendToOutbox, OUTBOX_CHANNEL } from './outbox-writer';
+import { runInTransaction } from '../database/transaction-context';
 import { OutboxRelay } from './outbox-relay';
 import { claimInboxEvent } from './inbox';
 import { OutboxLogicalTopics1700000000010 } from '../database/outbox-logical-topics.migration';
@@ -208,12 +209,43 @@ describe('outbox relay and inbox', () => {
     }
   });
 
+  it("publishes a deferred-wake transaction's rows on its own notification, without the poll", async () => {
+    const producer = createProducer(kafka);
+    await producer.connect();
+    // A poll interval far beyond the wait below: only the deferred notification can publish the row.
+    const relay = new OutboxRelay(dataSource, producer, stack.names, database.url, logger, {
+      pollIntervalMs: 600_000,
+      deferredWakeMs: 20,
+    });
+    await relay.start();
+    try {
+      const eventId = await runInTransaction(dataSource, logger, async (tx) => {
+        const envelope = await appendToOutbox(tx.manager, {
+          topic: EventTopics.payouts,
+          event_name: 'test.deferred',
+          event_type: 'OPERATIONS',
+          source_id: `deferred-${randomUUID()}`,
+          account_id: 'acct',
+          master_account_id: 'acct',
+          data: {},
+        });
+        return envelope.event_id;
+      }, { outbox: { deferWake: true } });
+      await waitFor(
+        async () => {
+          const [row] = await dataSource.query('SELECT published_at FROM outbox WHERE event_id = $1', [eventId]);
+          return row?.published_at !== null;
+        },
+        { what: 'the deferred row, published', timeoutMs: 20_000 },
+      );
+    } finally {
+      await relay.stop();
+      await producer.disconnect();
+    }
+  });
+
   it('notifies once per committed transaction whatever its events, and never for a rolled-back one', async () => {
-    const listener = new Client({ connectionString: database.url });
-    const heard: string[] = [];
-    listener.on('notification', (message) => heard.push(message.payload ?? ''));
-    await listener.connect();
-    await listener.query('LISTEN paygrid_outbox');
+    const listener = await NotificationListener.start(database.url, OUTBOX_CHANNEL);
     try {
       const append = (manager: Pick<DataSource, 'query'>, index: number) =>
         appendToOutbox(manager, {
@@ -241,10 +273,7 @@ describe('outbox relay and inbox', () => {
           throw new Error('rolled back on purpose');
         }),
       ).rejects.toThrow('rolled back on purpose');
-      // Notifications reach a listener in commit order: once the barrier is heard, all before it were.
-      await dataSource.query(`SELECT pg_notify('paygrid_outbox', 'barrier')`);
-      await waitFor(() => heard.includes('barrier'), { what: 'the barrier notification' });
-      expect(heard).toEqual(['', 'barrier']);
+      expect(await listener.heardBeforeBarrier()).toEqual(['']);
     } finally {
       await listener.end();
     }

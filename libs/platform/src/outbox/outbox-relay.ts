@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { Producer } from 'kafkajs';
 import { Logger } from 'pino';
 import { KafkaNames } from '../kafka/kafka-names';
-import { OUTBOX_CHANNEL } from './outbox-writer';
+import { OUTBOX_CHANNEL, OUTBOX_DEFERRED_NOTIFICATION } from './outbox-writer';
 import { tracePublication } from '../tracing/outbox-spans';
 
 /**
@@ -19,6 +19,8 @@ import { tracePublication } from '../tracing/outbox-spans';
 export interface OutboxRelayOptions {
   batchSize?: number;
   pollIntervalMs?: number;
+  /** How long a `deferred` notification may wait for a plain one (OUTBOX_DEFERRED_WAKE_MS). */
+  deferredWakeMs?: number;
   /** Test seam: runs after Kafka acknowledged a batch and before the rows are marked. */
   afterPublish?: (eventIds: string[]) => Promise<void>;
 }
@@ -32,6 +34,13 @@ interface OutboxRow {
   headers: Record<string, string>;
   created_at: Date;
 }
+
+/**
+ * How long the relay lets a `deferred` notification (a staged command's first transaction, outbox-writer.ts)
+ * wait for the plain one of the command's final commit, which normally comes within a few milliseconds.
+ * Bounds what deferring adds to an event's latency when none comes (a refusal, a crash, a slow processor).
+ */
+export const OUTBOX_DEFERRED_WAKE_MS = 50;
 
 /** Arbitrary constant: the advisory lock id "one relay per database at a time". */
 const RELAY_LOCK_ID = 748_213_001;
@@ -47,8 +56,11 @@ export class OutboxRelay {
    * would sleep a whole poll interval with them waiting (seen as webhook and event latency).
    */
   private notified = false;
+  /** A `deferred` notification waiting for a plain one; it wakes the relay itself when it runs out. */
+  private deferredWake?: NodeJS.Timeout;
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
+  private readonly deferredWakeMs: number;
   published = 0;
 
   constructor(
@@ -61,6 +73,7 @@ export class OutboxRelay {
   ) {
     this.batchSize = options.batchSize ?? 200;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.deferredWakeMs = options.deferredWakeMs ?? OUTBOX_DEFERRED_WAKE_MS;
   }
 
   async start(): Promise<void> {
@@ -72,6 +85,7 @@ export class OutboxRelay {
 
   async stop(): Promise<void> {
     this.running = false;
+    clearTimeout(this.deferredWake);
     this.wake?.();
     await this.loop;
     await this.listener?.end().catch(() => undefined);
@@ -147,15 +161,32 @@ export class OutboxRelay {
 
   private async listen(): Promise<void> {
     const client = new Client({ connectionString: this.databaseUrl, application_name: 'paygrid-outbox-listener' });
-    client.on('notification', () => {
-      this.notified = true;
-      this.wake?.();
+    client.on('notification', (message) => {
+      if (message.payload === OUTBOX_DEFERRED_NOTIFICATION) this.deferWake();
+      else this.wakeNow();
     });
     // A dropped LISTEN connection only costs latency (the poll continues); it is re-opened on failure.
     client.on('error', (error) => this.logger.warn({ err: error }, 'outbox listener connection lost'));
     await client.connect();
     await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
     this.listener = client;
+  }
+
+  /** A commit was notified: publish at once (again at once if a batch is in flight). */
+  private wakeNow(): void {
+    clearTimeout(this.deferredWake);
+    this.deferredWake = undefined;
+    this.notified = true;
+    this.wake?.();
+  }
+
+  /**
+   * A deferred commit was notified: publish once the plain notification that normally follows arrives,
+   * or when the delay runs out. A plain notification of a later commit is enough: the batch it starts
+   * begins after both commits, so it reads the deferred rows too.
+   */
+  private deferWake(): void {
+    this.deferredWake ??= setTimeout(() => this.wakeNow(), this.deferredWakeMs);
   }
 
   private async reconnectListenerIfNeeded(): Promise<void> {

@@ -1,16 +1,17 @@
 import { DataSource } from 'typeorm';
 import pino from 'pino';
 import { EventTopics } from '@paygrid/contracts';
-import { createTestDatabase, TestDatabase } from '@paygrid/testing';
+import { createTestDatabase, NotificationListener, TestDatabase } from '@paygrid/testing';
 import { createDataSource } from '../database/data-source';
 import { runInTransaction } from '../database/transaction-context';
-import { appendToOutbox, flushOutboxWith, NewEvent } from './outbox-writer';
+import { appendToOutbox, flushOutboxWith, NewEvent, OUTBOX_CHANNEL, OUTBOX_DEFERRED_NOTIFICATION } from './outbox-writer';
 
 /**
  * The outbox writer against the real Postgres: inside runInTransaction a transaction's events are
  * written by one statement at its end, in the order they were appended; a rolled-back transaction
  * writes none; outside one, an event is written at once; flushOutboxWith writes them with another
- * statement (the command ledger's row), in one round trip.
+ * statement (the command ledger's row), in one round trip; a transaction whose wake is deferred says so in
+ * its notification.
  */
 const logger = pino({ level: 'silent' });
 
@@ -105,5 +106,23 @@ describe('outbox writer', () => {
       }),
     ).rejects.toThrow('refused');
     expect(await rowsOf('companion-lost')).toEqual([]);
+  });
+
+  it("says `deferred` in a deferred-wake transaction's notification, and nothing in the next one's", async () => {
+    // One connection, so the transaction after the deferred one runs where its setting was made.
+    const single = createDataSource({ url: database.url, app: 'outbox-writer-single', poolSize: 1 });
+    await single.initialize();
+    const listener = await NotificationListener.start(database.url, OUTBOX_CHANNEL);
+    try {
+      await runInTransaction(single, logger, (tx) => appendToOutbox(tx.manager, event('deferred', 'first')), {
+        outbox: { deferWake: true },
+      });
+      await runInTransaction(single, logger, (tx) => appendToOutbox(tx.manager, event('deferred', 'second')));
+      expect(await listener.heardBeforeBarrier()).toEqual([OUTBOX_DEFERRED_NOTIFICATION, '']);
+      expect((await rowsOf('deferred')).map((row) => row.name)).toEqual(['first', 'second']);
+    } finally {
+      await listener.end();
+      await single.destroy();
+    }
   });
 });

@@ -17,8 +17,17 @@ import { traceHeaders } from '../tracing/propagation';
  * see: nobody else sees the rows before the commit, and a rolled-back transaction writes none. (A
  * ROLLBACK TO SAVEPOINT would not drop rows buffered after the savepoint: no code appends an event inside
  * one; the only savepoint, issuing's hold, wraps ledger postings.)
+ *
+ * A transaction buffered with `deferWake` (a staged command's first one) does not wake the relay at once:
+ * the insert also sets the transaction-local `paygrid.outbox_wake`, so the trigger's notification says
+ * `deferred` (outbox-deferred-wake.migration.ts), and the relay answers it OUTBOX_DEFERRED_WAKE_MS later,
+ * or at once with the next plain notification: the command's final commit, a few milliseconds later.
  */
 export const OUTBOX_CHANNEL = 'paygrid_outbox';
+/** The transaction-local setting that makes the notify trigger say `deferred` (outbox-deferred-wake.migration.ts). */
+export const OUTBOX_WAKE_SETTING = 'paygrid.outbox_wake';
+/** The payload of a deferred transaction's notification. */
+export const OUTBOX_DEFERRED_NOTIFICATION = 'deferred';
 
 export interface NewEvent<D> {
   topic: EventTopic;
@@ -40,17 +49,28 @@ interface OutboxRow {
 
 /** Rows appended in an open transaction, by its executor (the transaction's EntityManager). */
 const buffered = new WeakMap<object, OutboxRow[]>();
+/** Open transactions whose flush defers the relay's wake-up (bufferOutbox's `deferWake`). */
+const wakeDeferred = new WeakSet<object>();
+
+export interface OutboxBuffering {
+  /** The flush's notification is `deferred`: the relay goes a little later, or with the next plain commit. */
+  deferWake?: boolean;
+}
 
 /** From now on, events appended through `executor` wait for flushOutbox (runInTransaction calls it). */
-export function bufferOutbox(executor: Executor): void {
+export function bufferOutbox(executor: Executor, options: OutboxBuffering = {}): void {
   buffered.set(executor, []);
+  if (options.deferWake) wakeDeferred.add(executor);
+  else wakeDeferred.delete(executor);
 }
 
 /** Writes the buffered rows with one statement, in the order they were appended; stops buffering. */
 export async function flushOutbox(executor: Executor): Promise<void> {
   const rows = buffered.get(executor) ?? [];
+  const deferWake = wakeDeferred.has(executor);
   buffered.delete(executor);
-  if (rows.length > 0) await insertRows(executor, rows);
+  wakeDeferred.delete(executor);
+  if (rows.length > 0) await insertRows(executor, rows, deferWake);
 }
 
 /**
@@ -75,21 +95,32 @@ export async function flushOutboxWith(
 }
 
 /** One statement for any number of rows; ids (the relay's order) follow the rows' order. */
-async function insertRows(executor: Executor, rows: OutboxRow[]): Promise<void> {
-  const statement = insertRowsStatement(rows, 1);
+async function insertRows(executor: Executor, rows: OutboxRow[], deferWake = false): Promise<void> {
+  const statement = insertRowsStatement(rows, 1, deferWake);
   await executor.query(statement.sql, statement.params);
 }
 
-/** The insert of `rows`, its five array parameters numbered from `first`. */
-function insertRowsStatement(rows: OutboxRow[], first: number): { sql: string; params: unknown[] } {
+/**
+ * The insert of `rows`, its five array parameters numbered from `first`. With `deferWake`, the same
+ * statement sets the transaction-local setting the notify trigger reads: it runs while the rows are
+ * produced, before the statement's trigger fires, and costs no round trip.
+ */
+function insertRowsStatement(
+  rows: OutboxRow[],
+  first: number,
+  deferWake = false,
+): { sql: string; params: unknown[] } {
   const [ids, topics, keys, payloads, headers] = [0, 1, 2, 3, 4].map(
     (offset) => `$${first + offset}::text[]`,
   );
+  const deferring = deferWake
+    ? `\n      WHERE set_config('${OUTBOX_WAKE_SETTING}', 'deferred', true) = 'deferred'`
+    : '';
   return {
     sql: `INSERT INTO outbox (event_id, topic, message_key, payload, headers)
      SELECT event_id, topic, message_key, payload, headers::jsonb
        FROM unnest(${ids}, ${topics}, ${keys}, ${payloads}, ${headers})
-            WITH ORDINALITY AS appended (event_id, topic, message_key, payload, headers, position)
+            WITH ORDINALITY AS appended (event_id, topic, message_key, payload, headers, position)${deferring}
       ORDER BY position`,
     params: [
       rows.map((row) => row.eventId),
