@@ -4,6 +4,7 @@ import { WebhookDeliveries1740000000000 } from './1740000000000-webhook-deliveri
 import { encryptWebhookSecretsMigration } from './1750000000000-encrypt-webhook-secrets';
 import { WebhookHeldDeliveries1760000000000 } from './1760000000000-webhook-held-deliveries';
 import { WebhookEventsOneCopy1770000000000 } from './1770000000000-webhook-events-one-copy';
+import { DeliveriesEndpointNotLocked1780000000000 } from './1780000000000-deliveries-endpoint-not-locked';
 
 /**
  * The dispatcher's schema, in order, for the app and for tests that build its database without it. The
@@ -18,5 +19,6 @@ export function dispatcherMigrations(keyRing: KeyRing): Function[] {
     encryptWebhookSecretsMigration(keyRing),
     WebhookHeldDeliveries1760000000000,
     WebhookEventsOneCopy1770000000000,
+    DeliveriesEndpointNotLocked1780000000000,
   ];
 }

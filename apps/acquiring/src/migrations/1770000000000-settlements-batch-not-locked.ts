@@ -1,0 +1,34 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+import { allowDeletes, refuseDeletes } from '@paygrid/platform';
+
+/**
+ * A settlement no longer takes a lock on its batch's row. The foreign key settlements.settlement_batch_id
+ * → settlement_batches made every settlement insert lock the batch row FOR KEY SHARE, and every
+ * settlement of an account, currency and day goes to one batch: concurrent settle jobs made it a hot row,
+ * with a new MultiXact per concurrent locker (docs/performance.md §11).
+ *
+ * What the key guaranteed still holds: the settlement's insert takes its batch id from the batch it
+ * finds or creates in the same statement (settlement.repository.ts), and a batch row is never deleted:
+ * this migration makes that a rule, refusing DELETE on settlement_batches with a trigger.
+ */
+export class SettlementsBatchNotLocked1770000000000 implements MigrationInterface {
+  name = 'SettlementsBatchNotLocked1770000000000';
+
+  async up(runner: QueryRunner): Promise<void> {
+    await runner.query(
+      'ALTER TABLE settlements DROP CONSTRAINT IF EXISTS settlements_settlement_batch_id_fkey',
+    );
+    await refuseDeletes(
+      runner,
+      'settlement_batches',
+      'settlement batches are never deleted (their settlements refer to them)',
+    );
+  }
+
+  async down(runner: QueryRunner): Promise<void> {
+    await allowDeletes(runner, 'settlement_batches');
+    await runner.query(
+      'ALTER TABLE settlements ADD CONSTRAINT settlements_settlement_batch_id_fkey FOREIGN KEY (settlement_batch_id) REFERENCES settlement_batches (settlement_batch_id)',
+    );
+  }
+}
