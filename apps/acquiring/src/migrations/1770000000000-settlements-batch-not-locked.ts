@@ -1,5 +1,14 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { allowDeletes, refuseDeletes } from '@paygrid/platform';
+import { dropReferenceLock, LockFreeReference, restoreReferenceLock } from '@paygrid/platform';
+
+const SETTLEMENT_BATCH: LockFreeReference = {
+  child: 'settlements',
+  constraint: 'settlements_settlement_batch_id_fkey',
+  column: 'settlement_batch_id',
+  parent: 'settlement_batches',
+  parentColumn: 'settlement_batch_id',
+  message: 'settlement batches are never deleted (their settlements refer to them)',
+};
 
 /**
  * A settlement no longer takes a lock on its batch's row. The foreign key settlements.settlement_batch_id
@@ -15,20 +24,10 @@ export class SettlementsBatchNotLocked1770000000000 implements MigrationInterfac
   name = 'SettlementsBatchNotLocked1770000000000';
 
   async up(runner: QueryRunner): Promise<void> {
-    await runner.query(
-      'ALTER TABLE settlements DROP CONSTRAINT IF EXISTS settlements_settlement_batch_id_fkey',
-    );
-    await refuseDeletes(
-      runner,
-      'settlement_batches',
-      'settlement batches are never deleted (their settlements refer to them)',
-    );
+    await dropReferenceLock(runner, SETTLEMENT_BATCH);
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    await allowDeletes(runner, 'settlement_batches');
-    await runner.query(
-      'ALTER TABLE settlements ADD CONSTRAINT settlements_settlement_batch_id_fkey FOREIGN KEY (settlement_batch_id) REFERENCES settlement_batches (settlement_batch_id)',
-    );
+    await restoreReferenceLock(runner, SETTLEMENT_BATCH);
   }
 }

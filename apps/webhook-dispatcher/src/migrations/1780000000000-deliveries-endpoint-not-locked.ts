@@ -1,5 +1,14 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { allowDeletes, refuseDeletes } from '@paygrid/platform';
+import { dropReferenceLock, LockFreeReference, restoreReferenceLock } from '@paygrid/platform';
+
+const DELIVERY_ENDPOINT: LockFreeReference = {
+  child: 'webhook_deliveries',
+  constraint: 'webhook_deliveries_endpoint_id_fkey',
+  column: 'endpoint_id',
+  parent: 'webhook_endpoints',
+  parentColumn: 'endpoint_id',
+  message: 'webhook endpoints are never deleted (their deliveries refer to them): set status DELETED',
+};
 
 /**
  * A delivery no longer takes a lock on its endpoint's row. The foreign key webhook_deliveries.endpoint_id
@@ -18,20 +27,10 @@ export class DeliveriesEndpointNotLocked1780000000000 implements MigrationInterf
   name = 'DeliveriesEndpointNotLocked1780000000000';
 
   async up(runner: QueryRunner): Promise<void> {
-    await runner.query(
-      'ALTER TABLE webhook_deliveries DROP CONSTRAINT IF EXISTS webhook_deliveries_endpoint_id_fkey',
-    );
-    await refuseDeletes(
-      runner,
-      'webhook_endpoints',
-      'webhook endpoints are never deleted (their deliveries refer to them): set status DELETED',
-    );
+    await dropReferenceLock(runner, DELIVERY_ENDPOINT);
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    await allowDeletes(runner, 'webhook_endpoints');
-    await runner.query(
-      'ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES webhook_endpoints (endpoint_id)',
-    );
+    await restoreReferenceLock(runner, DELIVERY_ENDPOINT);
   }
 }

@@ -29,7 +29,7 @@ class OpenTransaction implements TransactionContext {
   }
 }
 
-/** `outbox.deferWake`: the transaction's events do not wake the relay (a staged command's first one). */
+/** `outbox.deferWake`: the transaction's events wake the relay a little later (a staged command's first one). */
 export interface TransactionOptions {
   outbox?: OutboxBuffering;
 }

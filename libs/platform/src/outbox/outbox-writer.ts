@@ -47,10 +47,8 @@ interface OutboxRow {
   headers: string;
 }
 
-/** Rows appended in an open transaction, by its executor (the transaction's EntityManager). */
-const buffered = new WeakMap<object, OutboxRow[]>();
-/** Open transactions whose flush defers the relay's wake-up (bufferOutbox's `deferWake`). */
-const wakeDeferred = new WeakSet<object>();
+/** Rows appended in an open transaction, and how its flush wakes the relay, by its executor (its EntityManager). */
+const buffered = new WeakMap<object, { rows: OutboxRow[]; deferWake: boolean }>();
 
 export interface OutboxBuffering {
   /** The flush's notification is `deferred`: the relay goes a little later, or with the next plain commit. */
@@ -59,18 +57,14 @@ export interface OutboxBuffering {
 
 /** From now on, events appended through `executor` wait for flushOutbox (runInTransaction calls it). */
 export function bufferOutbox(executor: Executor, options: OutboxBuffering = {}): void {
-  buffered.set(executor, []);
-  if (options.deferWake) wakeDeferred.add(executor);
-  else wakeDeferred.delete(executor);
+  buffered.set(executor, { rows: [], deferWake: options.deferWake ?? false });
 }
 
 /** Writes the buffered rows with one statement, in the order they were appended; stops buffering. */
 export async function flushOutbox(executor: Executor): Promise<void> {
-  const rows = buffered.get(executor) ?? [];
-  const deferWake = wakeDeferred.has(executor);
+  const buffer = buffered.get(executor);
   buffered.delete(executor);
-  wakeDeferred.delete(executor);
-  if (rows.length > 0) await insertRows(executor, rows, deferWake);
+  if (buffer && buffer.rows.length > 0) await insertRows(executor, buffer.rows, buffer.deferWake);
 }
 
 /**
@@ -84,9 +78,10 @@ export async function flushOutboxWith(
   executor: Executor,
   statement: { sql: string; params: unknown[] },
 ): Promise<unknown> {
-  const rows = buffered.get(executor);
-  if (!rows || rows.length === 0) return executor.query(statement.sql, statement.params);
-  buffered.set(executor, []);
+  const buffer = buffered.get(executor);
+  if (!buffer || buffer.rows.length === 0) return executor.query(statement.sql, statement.params);
+  const rows = buffer.rows;
+  buffer.rows = [];
   const events = insertRowsStatement(rows, statement.params.length + 1);
   return executor.query(`WITH appended_events AS (${events.sql}) ${statement.sql}`, [
     ...statement.params,
@@ -156,7 +151,7 @@ export async function appendToOutbox<D>(executor: Executor, event: NewEvent<D>):
     }),
   };
   const buffer = buffered.get(executor);
-  if (buffer) buffer.push(row);
+  if (buffer) buffer.rows.push(row);
   else await insertRows(executor, [row]);
   return envelope;
 }
