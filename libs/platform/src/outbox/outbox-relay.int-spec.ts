@@ -12,6 +12,7 @@ import { Metrics } from '../metrics/metrics';
 import { appendToOutbox, OUTBOX_CHANNEL } from './outbox-writer';
 import { runInTransaction } from '../database/transaction-context';
 import { OutboxRelay } from './outbox-relay';
+import { TracedPgClient } from '../tracing/pg-tracing';
 import { claimInboxEvent } from './inbox';
 import { OutboxLogicalTopics1700000000010 } from '../database/outbox-logical-topics.migration';
 
@@ -240,6 +241,95 @@ describe('outbox relay and inbox', () => {
       );
     } finally {
       await relay.stop();
+      await producer.disconnect();
+    }
+  });
+
+  it('publishes a batch in three round trips and marks it sent; an idle batch costs three too', async () => {
+    const producer = createProducer(kafka);
+    await producer.connect();
+    const relay = new OutboxRelay(dataSource, producer, stack.names, database.url, logger);
+    const sent: string[] = [];
+    const driverQuery = jest.spyOn(TracedPgClient.prototype, 'query');
+    try {
+      // Whatever earlier tests left unpublished goes first, so the batch below is exactly these rows.
+      while ((await relay.publishBatch()) > 0);
+      const eventIds = await dataSource.transaction(async (manager) => {
+        const ids: string[] = [];
+        for (let index = 0; index < 3; index += 1) {
+          const event = await appendToOutbox(manager, {
+            topic: EventTopics.payouts,
+            event_name: 'test.round_trips',
+            event_type: 'OPERATIONS',
+            source_id: `round-trips-${randomUUID()}`,
+            account_id: 'acct',
+            master_account_id: 'acct',
+            data: { index },
+          });
+          ids.push(event.event_id);
+        }
+        return ids;
+      });
+      driverQuery.mockClear();
+      expect(await relay.publishBatch()).toBe(3);
+      sent.push(...driverQuery.mock.calls.map((call) => String(call[0])));
+      expect(sent).toHaveLength(3);
+      expect(sent[0]).toMatch(/^BEGIN; SET LOCAL synchronous_commit TO off; SELECT pg_try_advisory_xact_lock\(/);
+      expect(sent[1]).toMatch(/^SELECT id, event_id/);
+      expect(sent[2]).toMatch(/^UPDATE outbox SET published_at = now\(\) .*; COMMIT$/);
+      const marked = await dataSource.query(
+        'SELECT count(*)::int AS n FROM outbox WHERE event_id = ANY($1) AND published_at IS NOT NULL',
+        [eventIds],
+      );
+      expect(marked[0].n).toBe(3);
+
+      driverQuery.mockClear();
+      expect(await relay.publishBatch()).toBe(0);
+      expect(driverQuery.mock.calls.map((call) => String(call[0]))).toEqual([
+        expect.stringMatching(/^BEGIN;/),
+        expect.stringMatching(/^SELECT id, event_id/),
+        'ROLLBACK',
+      ]);
+      // Nothing is left open on the pooled connection: a later transaction of the pool works as usual.
+      expect(await dataSource.transaction((manager) => manager.query('SELECT 1 AS one'))).toEqual([{ one: 1 }]);
+    } finally {
+      driverQuery.mockRestore();
+      await producer.disconnect();
+    }
+  });
+
+  it('leaves the lock and the rows to another relay while it publishes', async () => {
+    const producer = createProducer(kafka);
+    await producer.connect();
+    let release!: () => void;
+    let entered!: () => void;
+    const inFlight = new Promise<void>((resolve) => (entered = resolve));
+    const first = new OutboxRelay(dataSource, producer, stack.names, database.url, logger, {
+      afterPublish: () => {
+        entered();
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+    });
+    const second = new OutboxRelay(dataSource, producer, stack.names, database.url, logger);
+    try {
+      await dataSource.transaction((manager) =>
+        appendToOutbox(manager, {
+          topic: EventTopics.payouts,
+          event_name: 'test.locked',
+          event_type: 'OPERATIONS',
+          source_id: `locked-${randomUUID()}`,
+          account_id: 'acct',
+          master_account_id: 'acct',
+          data: {},
+        }),
+      );
+      const publishing = first.publishBatch();
+      await inFlight;
+      expect(await second.publishBatch()).toBe(0);
+      release();
+      expect(await publishing).toBeGreaterThan(0);
+      expect(await second.publishBatch()).toBe(0);
+    } finally {
       await producer.disconnect();
     }
   });

@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { Client, PoolClient, QueryResult } from 'pg';
 import { DataSource } from 'typeorm';
 import { Producer } from 'kafkajs';
 import { Logger } from 'pino';
@@ -44,6 +44,20 @@ export const OUTBOX_DEFERRED_WAKE_MS = 50;
 
 /** Arbitrary constant: the advisory lock id "one relay per database at a time". */
 const RELAY_LOCK_ID = 748_213_001;
+
+/** Round trip 1 of a batch (publishBatch): its last statement answers whether this relay holds the lock. */
+const BEGIN_RELAY_TRANSACTION = `BEGIN; SET LOCAL synchronous_commit TO off; SELECT pg_try_advisory_xact_lock(${RELAY_LOCK_ID}) AS acquired`;
+
+function lockAcquired(results: QueryResult | QueryResult[]): boolean {
+  const last = Array.isArray(results) ? results[results.length - 1] : results;
+  return last?.rows[0]?.acquired === true;
+}
+
+/** Round trip 3 of a batch: the rows marked and the transaction committed, as one simple query. */
+export function markPublishedAndCommit(ids: string[]): string {
+  for (const id of ids) if (!/^\d+$/.test(id)) throw new Error(`outbox id is not a bigserial value: ${id}`);
+  return `UPDATE outbox SET published_at = now() WHERE id = ANY('{${ids.join(',')}}'::bigint[]); COMMIT`;
+}
 
 export class OutboxRelay {
   private running = false;
@@ -92,24 +106,37 @@ export class OutboxRelay {
     this.listener = undefined;
   }
 
-  /** Publishes one batch; returns how many rows went out (0 when idle or another relay holds the lock). */
+  /**
+   * Publishes one batch; returns how many rows went out (0 when idle or another relay holds the lock).
+   * Three round trips to Postgres, the fewest the guarantees allow:
+   * 1. BEGIN, the transaction's commit made asynchronous, and the lock: one simple query (no parameters);
+   * 2. the rows, by a statement of its own, so that its snapshot is taken after the lock was won (a
+   *    snapshot from before it could see rows another relay published meanwhile as unpublished);
+   * 3. after Kafka acknowledged them, the rows marked and COMMIT: one simple query, the ids inlined
+   *    (digits only: ids of our own bigserial, checked all the same).
+   * The commit need not wait for its WAL flush: a mark lost to a Postgres crash only republishes rows,
+   * which the at-least-once contract above already allows (consumers dedupe through their inbox). The
+   * rows themselves were committed synchronously by their writers before the relay could see them.
+   */
   async publishBatch(): Promise<number> {
     const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
+    const client = (await runner.connect()) as PoolClient;
+    let open = false;
     try {
-      await runner.startTransaction();
-      const [lock] = await runner.query('SELECT pg_try_advisory_xact_lock($1) AS acquired', [RELAY_LOCK_ID]);
-      if (!lock.acquired) {
-        await runner.rollbackTransaction();
+      open = true;
+      if (!lockAcquired(await client.query(BEGIN_RELAY_TRANSACTION))) {
+        open = false;
+        await client.query('ROLLBACK');
         return 0;
       }
-      const rows: OutboxRow[] = await runner.query(
+      const { rows } = await client.query<OutboxRow>(
         `SELECT id, event_id, topic, message_key, payload, headers, created_at FROM outbox
           WHERE published_at IS NULL ORDER BY id LIMIT $1`,
         [this.batchSize],
       );
       if (rows.length === 0) {
-        await runner.rollbackTransaction();
+        open = false;
+        await client.query('ROLLBACK');
         return 0;
       }
       const publication = tracePublication(rows, (row) => this.names.eventTopicOf(row.topic));
@@ -117,14 +144,12 @@ export class OutboxRelay {
         .sendBatch({ topicMessages: groupByTopic(publication.rows, this.names), acks: -1 })
         .then(publication.published, publication.failed);
       await this.options.afterPublish?.(rows.map((row) => row.event_id));
-      await runner.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])', [
-        rows.map((row) => row.id),
-      ]);
-      await runner.commitTransaction();
+      await client.query(markPublishedAndCommit(rows.map((row) => row.id)));
+      open = false;
       this.published += rows.length;
       return rows.length;
     } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      if (open) await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
       await runner.release();

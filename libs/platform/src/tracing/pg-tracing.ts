@@ -18,7 +18,8 @@ import { forgetPreparedOnResultChange, preparedQuery } from '../database/prepare
  */
 const OPEN_TRANSACTION = Symbol('paygrid.pg.transaction');
 const TRANSACTION_START = /^\s*(START\s+TRANSACTION|BEGIN)\b/i;
-const TRANSACTION_END = /^\s*(COMMIT|ROLLBACK|END)\s*;?\s*$/i;
+/** COMMIT alone, or as the last statement of a simple query (the outbox relay's mark-and-commit). */
+const TRANSACTION_END = /(?:^|;)\s*(COMMIT|ROLLBACK|END)\s*;?\s*$/i;
 const TARGET = /\b(?:INTO|UPDATE|FROM)\s+("?[\w.]+"?)/i;
 /** A SELECT of a function and nothing else: `SELECT pg_notify(...)`, `SELECT pg_try_advisory_xact_lock(...)`. */
 const CALLED = /^\s*SELECT\s+([\w.]+)\s*\(/i;
@@ -63,11 +64,12 @@ function tracedQuery(this: TracedState, ...args: unknown[]): unknown {
   }
   const open = this[OPEN_TRANSACTION];
   if (open) {
-    if (TRANSACTION_END.test(text)) {
+    const end = TRANSACTION_END.exec(text);
+    if (end) {
       this[OPEN_TRANSACTION] = undefined;
       open.span.setAttributes({
         'paygrid.db.statements': open.statements,
-        'paygrid.db.transaction.end': text.trim().toUpperCase(),
+        'paygrid.db.transaction.end': end[1].toUpperCase(),
       });
       return settle(send(this, args), open.span);
     }
