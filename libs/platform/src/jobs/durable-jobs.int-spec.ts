@@ -3,10 +3,13 @@ import { DynamicModule, INestApplicationContext, Injectable, Module } from '@nes
 import { Test } from '@nestjs/testing';
 import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import Redis from 'ioredis';
+import { EventTopics } from '@paygrid/contracts';
 import { createTestDatabase, TestDatabase, testBrokers, testRedisUrl, waitFor } from '@paygrid/testing';
 import { commonConfig } from '../config/common-config';
 import { loadConfig } from '../config/config';
 import { runInTransaction } from '../database/transaction-context';
+import { appendToOutbox } from '../outbox/outbox-writer';
+import { TracedPgClient } from '../tracing/pg-tracing';
 import { createLogger } from '../logging/logger';
 import { Metrics } from '../metrics/metrics';
 import { PlatformModule } from '../nest/platform.module';
@@ -88,6 +91,23 @@ class TestJobs {
       if (run.attempt === 1) throw new Error('roll back the first run');
     });
     throw new Error('fails after its transaction committed');
+  }
+
+  /** Appends an event and records its run done in its last transaction. */
+  @HandleJob('test_with_event')
+  async withEvent(subjectId: string, run: JobRunInfo): Promise<void> {
+    await runInTransaction(this.dataSource, logger, async (tx) => {
+      await appendToOutbox(tx.manager, {
+        topic: EventTopics.payouts,
+        event_name: 'test.job_done',
+        event_type: 'OPERATIONS',
+        source_id: subjectId,
+        account_id: 'acct',
+        master_account_id: 'acct',
+        data: { attempt: run.attempt },
+      });
+      await run.completeIn?.(tx);
+    });
   }
 
   @HandleJob('test_broken')
@@ -350,6 +370,32 @@ describe('durable jobs', () => {
     // Attempt 1 rolled back with its completion; attempt 2 committed both, and its later throw retried nothing.
     expect((await jobsOf([subject]))[0]).toMatchObject({ status: 'done', attempts: 2 });
     expect(await effectsOf([subject])).toEqual(new Map([[subject, 1]]));
+  });
+
+  it("writes the events of a run's last transaction with its done: one statement for both", async () => {
+    const driverQuery = jest.spyOn(TracedPgClient.prototype, 'query');
+    try {
+      const [subject] = subjectsOf('with-event', 1);
+      await schedule([{ kind: 'test_with_event', subjectId: subject, dueAt: new Date() }]);
+      await waitFor(async () => (await jobsOf([subject]))[0]?.status === 'done', {
+        timeoutMs: 20_000,
+        what: 'the run to be done',
+      });
+      const [event] = await data().query(
+        `SELECT count(*)::int AS n FROM outbox WHERE payload::jsonb->>'source_id' = $1`,
+        [subject],
+      );
+      expect(event.n).toBe(1);
+      const outboxWrites = driverQuery.mock.calls
+        .map((call) => String(call[0]))
+        .filter((text) => text.includes('INSERT INTO outbox'));
+      expect(outboxWrites).toHaveLength(1);
+      expect(outboxWrites[0]).toMatch(
+        /^WITH appended_events AS \(INSERT INTO outbox[\s\S]*UPDATE durable_jobs SET status = 'done'/,
+      );
+    } finally {
+      driverQuery.mockRestore();
+    }
   });
 
   it('refuses to boot when two handlers claim a kind, or a pending job has no handler', async () => {
