@@ -53,6 +53,36 @@ export async function runInTransaction<R>(
   return result;
 }
 
+/**
+ * `dataSource.transaction(work)` whose BEGIN carries the transaction's `SET LOCAL` settings in the same
+ * round trip: `START TRANSACTION; SET LOCAL …` is one simple query (a query without parameters may hold
+ * several statements), where TypeORM would send BEGIN and then each setting on its own. `settings` are
+ * statements written in code, never input. A failed COMMIT has already ended the transaction; any other
+ * failure rolls it back. No savepoints: `work` must not open a nested transaction on `manager`.
+ */
+export async function transactionWithSettings<R>(
+  dataSource: DataSource,
+  settings: readonly string[],
+  work: (manager: EntityManager) => Promise<R>,
+): Promise<R> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  let open = false;
+  try {
+    await runner.query(['START TRANSACTION', ...settings].join('; '));
+    open = true;
+    const result = await work(runner.manager);
+    open = false;
+    await runner.query('COMMIT');
+    return result;
+  } catch (error) {
+    if (open) await runner.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    await runner.release();
+  }
+}
+
 function startHooks(hooks: (() => Promise<unknown> | unknown)[], logger: Logger): void {
   const failed = (error: unknown) =>
     logger.warn({ err: error }, 'after-commit hook failed; the committed record still guarantees the work');

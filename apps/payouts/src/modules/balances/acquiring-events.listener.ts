@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { Kafka } from 'kafkajs';
 import { Logger } from 'pino';
 import { DomainEvent } from '@paygrid/contracts';
-import { EventBatchSubscriber, KAFKA, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
+import { EventBatchSubscriber, KAFKA, KafkaNames, LOGGER, Metrics, transactionWithSettings } from '@paygrid/platform';
 import { AcquiringFact, EventDataError, LEDGER_EVENTS, readFact } from './acquiring-facts';
 import { accountSetsOf, AcquiringPostings } from './acquiring-postings.service';
 import { claimIntake } from './intake-claim';
@@ -77,8 +77,8 @@ export class AcquiringEventsListener implements OnApplicationBootstrap, OnApplic
   async applyAll(events: readonly DomainEvent[]): Promise<Outcome[]> {
     const readable = this.readFacts(events);
     if (readable.length === 0) return events.map(() => 'duplicate');
-    const applied = await this.dataSource.transaction(async (manager) => {
-      await manager.query(GENERIC_PLANS);
+    // The setting rides on the BEGIN: one round trip for both.
+    const applied = await transactionWithSettings(this.dataSource, [GENERIC_PLANS], async (manager) => {
       const claimed = await claimIntake(
         manager,
         LEDGER_CONSUMER,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createDataSource, KAFKA, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
+import { createDataSource, KAFKA, KafkaNames, LOGGER, Metrics, TracedPgClient } from '@paygrid/platform';
 import { aDomainEvent } from '@paygrid/testing';
 import { verifyLedger } from '@paygrid/ledger';
 import { acquiringEvents, PayoutsService, startPayouts } from '../../test/payouts-service';
@@ -129,6 +129,24 @@ describe('acquiring intake, a chunk per transaction', () => {
         { generic: 7, custom: 0 },
       ]);
       expect(await funds(merchant)).toEqual({ available: 700n, pending: 0n, card_network: 0n, settlement_bank: -700n });
+
+      // The setting rides on the BEGIN: a chunk of a capture and its settlement is five round trips.
+      const driverQuery = jest.spyOn(TracedPgClient.prototype, 'query');
+      try {
+        const attempt = `att_${randomUUID()}`;
+        await onOneConnection.applyAll([
+          acquiringEvents.captured(merchant, attempt, '1.00'),
+          acquiringEvents.settled(merchant, attempt, 100n),
+        ]);
+        const sent = driverQuery.mock.calls.map((call) => String(call[0]));
+        expect(sent[0]).toBe('START TRANSACTION; SET LOCAL plan_cache_mode = force_generic_plan');
+        expect(sent.slice(1, -1).some((text) => text.includes('plan_cache_mode'))).toBe(false);
+        expect(sent[sent.length - 1]).toBe('COMMIT');
+        expect(sent).toHaveLength(5);
+      } finally {
+        driverQuery.mockRestore();
+      }
+      expect(await funds(merchant)).toEqual({ available: 800n, pending: 0n, card_network: 0n, settlement_bank: -800n });
     } finally {
       await single.destroy();
     }
