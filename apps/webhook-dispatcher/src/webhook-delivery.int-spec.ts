@@ -23,6 +23,7 @@ import {
   waitFor,
   WebhookReceiver,
 } from '@paygrid/testing';
+import { TracedPgClient } from '@paygrid/platform';
 import { connectCliBus, runCli } from '@paygrid/cli';
 import { DispatcherService, startDispatcher } from './test/dispatcher-service';
 import { sdkVerifies, standardWebhooksVerifies } from './test/verifiers';
@@ -457,6 +458,43 @@ describe('intake batches', () => {
     ).toBe(10);
     const received = receiver.received(path).map((request) => String(request.headers['webhook-id']));
     expect(received.sort()).toEqual([...ids].sort());
+  });
+
+  it('stores a chunk in four round trips: BEGIN, claim with the endpoints, deliveries, COMMIT', async () => {
+    const { accountId, endpoint } = await accountWithEndpoint();
+    const intake = dispatcher.app.get(EventIntakeService);
+    const events = [aDomainEvent({ account_id: accountId }), aDomainEvent({ account_id: accountId })];
+    const driverQuery = jest.spyOn(TracedPgClient.prototype, 'query');
+    let sent: string[];
+    try {
+      expect(await intake.storeAll(events.map(asIncoming))).toEqual(['applied', 'applied']);
+      // Other work of the dispatcher queries meanwhile: keep the calls of the connection that claimed these events.
+      const calls = driverQuery.mock.calls.map((call, index) => ({
+        text: String(call[0]),
+        values: call[1],
+        client: driverQuery.mock.contexts[index],
+      }));
+      const claim = calls.find(
+        (call) =>
+          call.text.startsWith('WITH claimed AS') &&
+          Array.isArray(call.values) &&
+          JSON.stringify(call.values[1]) === JSON.stringify(events.map((event) => event.event_id)),
+      );
+      sent = calls.filter((call) => call.client === claim?.client).map((call) => call.text);
+    } finally {
+      driverQuery.mockRestore();
+    }
+    // The chunk's own transaction; the first attempts' records come after it, from the direct sends.
+    const claimAt = sent.findIndex((text) => text.startsWith('WITH claimed AS'));
+    const begin = sent.lastIndexOf('START TRANSACTION', claimAt);
+    const transaction = sent.slice(begin, sent.indexOf('COMMIT', claimAt) + 1);
+    expect(transaction).toEqual([
+      'START TRANSACTION',
+      expect.stringMatching(/^WITH claimed AS \(\s+INSERT INTO inbox[\s\S]*FROM webhook_endpoints p/),
+      expect.stringMatching(/^\s*INSERT INTO webhook_deliveries/),
+      'COMMIT',
+    ]);
+    expect(await deliveriesOf(endpoint.endpoint_id)).toHaveLength(2);
   });
 
   it('takes an event repeated inside one batch once, and reports the copies as duplicates', async () => {

@@ -38,6 +38,25 @@ export function activeSecretsOf(alias: string): string {
                  ORDER BY s.secret_id DESC)`;
 }
 
+/** An endpoint row as `fanOutCandidatesOf` returns it: JSON, so its timestamps are strings; secrets still sealed. */
+export type SealedCandidateRow = EndpointRow & { secrets: string[] };
+
+/**
+ * The enabled endpoints that may receive the event row `event` (with `account_id` and `master_account_id`):
+ * its account's own, and its master's that opted in to sub-accounts, each with its sealed active secrets
+ * (newest first), as one JSON array column. The intake reads them in the statement that claims and stores
+ * its chunk (event.repository.ts), so a fan-out costs no lookup of its own.
+ */
+export function fanOutCandidatesOf(event: string): string {
+  return `COALESCE((SELECT jsonb_agg(to_jsonb(p) || jsonb_build_object('secrets', ${activeSecretsOf('p')})
+                               ORDER BY p.created_at, p.endpoint_id)
+                      FROM webhook_endpoints p
+                     WHERE p.status = 'ENABLED'
+                       AND (p.account_id = ${event}.account_id
+                            OR (p.include_sub_accounts AND p.account_id = ${event}.master_account_id
+                                AND ${event}.master_account_id <> ${event}.account_id))), '[]'::jsonb)`;
+}
+
 @Injectable()
 export class EndpointRepository {
   constructor(private readonly secretVault: WebhookSecretVault) {}
@@ -105,23 +124,21 @@ export class EndpointRepository {
   }
 
   /**
-   * Enabled endpoints that may receive an event of `accountId`: its own, and its master's that opted in,
-   * each with its active secrets (newest first), so the intake can send a first attempt without a claim.
+   * The candidates of one event as `fanOutCandidatesOf` stored them, with their secrets opened. `opened`
+   * keeps each secret opened once per intake chunk (an endpoint is a candidate of every event of its account).
    */
-  async fanOutCandidates(
-    executor: Executor,
-    accountId: string,
-    masterAccountId: string,
-  ): Promise<FanOutCandidate[]> {
-    const rows: (EndpointRow & { secrets: string[] })[] = await executor.query(
-      `SELECT p.*, ${activeSecretsOf('p')} AS secrets FROM webhook_endpoints p
-        WHERE p.status = 'ENABLED'
-          AND (p.account_id = $1 OR (p.include_sub_accounts AND p.account_id = $2 AND $2 <> $1))`,
-      [accountId, masterAccountId],
-    );
+  openCandidates(rows: SealedCandidateRow[], opened: Map<string, string>): FanOutCandidate[] {
     return rows.map((row) => ({
       endpoint: toEndpoint(row),
-      secrets: row.secrets.map((sealed) => this.secretVault.open(row.endpoint_id, sealed)),
+      secrets: row.secrets.map((sealed) => {
+        const key = `${row.endpoint_id}\n${sealed}`;
+        let secret = opened.get(key);
+        if (secret === undefined) {
+          secret = this.secretVault.open(row.endpoint_id, sealed);
+          opened.set(key, secret);
+        }
+        return secret;
+      }),
     }));
   }
 

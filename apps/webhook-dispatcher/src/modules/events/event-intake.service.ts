@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Kafka } from 'kafkajs';
 import { Logger } from 'pino';
 import { DomainEvent, EventFamily, EventTopics } from '@paygrid/contracts';
@@ -10,7 +10,7 @@ import {
   InsertedDelivery,
   NewDelivery,
 } from '../deliveries/delivery.repository';
-import { EndpointRepository, FanOutCandidate } from '../endpoints/endpoint.repository';
+import { EndpointRepository, FanOutCandidate, SealedCandidateRow } from '../endpoints/endpoint.repository';
 import { matchesEventFilter } from '../endpoints/event-filter';
 import { DeliveryQueue } from '../sending/delivery-queue';
 import { DirectSends } from '../sending/direct-sends';
@@ -86,8 +86,8 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
   }
 
   /**
-   * Stores events in one transaction (one statement claims the chunk's events in the inbox and inserts the
-   * new ones, one looks up each account's endpoints, one inserts the deliveries), then starts the first attempts it leased
+   * Stores events in one transaction (one statement claims the chunk's events in the inbox, inserts the
+   * new ones and reads their endpoints; one inserts the deliveries), then starts the first attempts it leased
    * for this process's direct sends and enqueues the other deliveries it made due.
    */
   async storeAll(incoming: IncomingEvent[]): Promise<('applied' | 'duplicate')[]> {
@@ -103,9 +103,9 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
             firstCopies.set(item.event.event_id, { ...item, body: serializeWebhookBody(item.event) });
         const rows = [...firstCopies.values()];
         const claimed = await this.events.claimAndInsert(manager, INTAKE_CONSUMER, rows);
-        const targets = await this.fanOut(
-          manager,
+        const targets = this.fanOut(
           rows.filter((item) => claimed.has(item.event.event_id) && isDeliverable(item.event)),
+          claimed,
         );
         // Held pairs last: the first `reserved` rows are leased for direct sends, and no held one may be.
         const sendable = targets.filter((target) => !target.pair.held);
@@ -115,7 +115,7 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
           [...sendable, ...targets.filter((target) => target.pair.held)].map((target) => target.pair),
           { count: reserved, ms: this.direct.leaseMs },
         );
-        return { fresh: claimed, inserted: this.withTargets(inserted, targets) };
+        return { fresh: new Set(claimed.keys()), inserted: this.withTargets(inserted, targets) };
       });
     } catch (error) {
       this.direct.release(reserved);
@@ -139,19 +139,17 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
     return outcomes;
   }
 
-  /** Which endpoints get each event (endpoints looked up once per account of the chunk). */
-  private async fanOut(manager: EntityManager, events: StoredEventRow[]): Promise<DeliveryTarget[]> {
-    const candidates = new Map<string, FanOutCandidate[]>();
+  /** Which endpoints get each event: its candidates, as the claim statement read them, whose filter matches. */
+  private fanOut(
+    events: StoredEventRow[],
+    candidatesOf: Map<string, SealedCandidateRow[]>,
+  ): DeliveryTarget[] {
+    const opened = new Map<string, string>();
     const targets: DeliveryTarget[] = [];
     for (const stored of events) {
       const { event } = stored;
-      const key = `${event.account_id}\n${event.master_account_id}`;
-      let endpoints = candidates.get(key);
-      if (!endpoints) {
-        endpoints = await this.endpoints.fanOutCandidates(manager, event.account_id, event.master_account_id);
-        candidates.set(key, endpoints);
-      }
-      for (const candidate of endpoints) {
+      const candidates = this.endpoints.openCandidates(candidatesOf.get(event.event_id) ?? [], opened);
+      for (const candidate of candidates) {
         const { endpoint } = candidate;
         if (!matchesEventFilter(endpoint.eventNames, event.event_name)) continue;
         targets.push({
