@@ -67,10 +67,10 @@ export async function transactionWithSettings<R>(
 ): Promise<R> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
-  let open = false;
+  // Open from the first round trip on: a setting that fails after START TRANSACTION leaves it open (aborted).
+  let open = true;
   try {
     await runner.query(['START TRANSACTION', ...settings].join('; '));
-    open = true;
     const result = await work(runner.manager);
     open = false;
     await runner.query('COMMIT');

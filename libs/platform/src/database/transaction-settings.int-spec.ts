@@ -57,6 +57,19 @@ describe('transactionWithSettings', () => {
     ).resolves.toEqual([{ one: 1 }]);
   });
 
+  it('rolls back a transaction whose setting fails, so the pooled connection is not left in it', async () => {
+    await expect(
+      transactionWithSettings(
+        dataSource,
+        ['SET LOCAL plan_cache_mode = no_such_mode'],
+        async () => 'never run',
+      ),
+    ).rejects.toThrow(/plan_cache_mode/);
+    // With the transaction left open (aborted), every later query on the one connection would fail.
+    expect(await dataSource.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    expect(await planCacheMode(dataSource)).toBe('auto');
+  });
+
   it('rejects with the error of a failed statement or a failed COMMIT, and commits nothing', async () => {
     await expect(
       transactionWithSettings(dataSource, [GENERIC], async (manager) => {
