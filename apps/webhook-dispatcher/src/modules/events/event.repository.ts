@@ -20,8 +20,8 @@ export class EventRepository {
    * Claims the events in `consumer`'s inbox (architecture rule 4) and inserts those it claimed, in one
    * statement; answers the claimed ids (the others were stored before: Kafka redelivered them), each with
    * the endpoints that may receive it (fanOutCandidatesOf, read by the same statement once per account
-   * of the chunk: one round trip fewer per chunk). Every claimed event comes back, with `[]` if none. `events` holds each event id once; `body` is serializeWebhookBody(event), computed
-   * once by the caller.
+   * of the chunk: one round trip fewer per chunk). Every claimed event comes back, with `[]` if none.
+   * `events` holds each event id once; `body` is serializeWebhookBody(event), computed once by the caller.
    */
   async claimAndInsert(
     executor: Executor,
