@@ -41,8 +41,13 @@ export function activeSecretsOf(alias: string): string {
 /** An endpoint row as `fanOutCandidatesOf` returns it: JSON, so its timestamps are strings; secrets still sealed. */
 export type SealedCandidateRow = EndpointRow & { secrets: string[] };
 
+/** Who may receive an event: its account and its master; the intake reads endpoints once per audience. */
+export function audienceOf(accountId: string, masterAccountId: string): string {
+  return `${accountId}\n${masterAccountId}`;
+}
+
 /**
- * The enabled endpoints that may receive the event row `event` (with `account_id` and `master_account_id`):
+ * The enabled endpoints that may receive an event of the row `event` (with `account_id` and `master_account_id`):
  * its account's own, and its master's that opted in to sub-accounts, each with its sealed active secrets
  * (newest first), as one JSON array column. The intake reads them in the statement that claims and stores
  * its chunk (event.repository.ts), so a fan-out costs no lookup of its own.
@@ -123,22 +128,11 @@ export class EndpointRepository {
     return { endpoints: rows.map(toEndpoint), total };
   }
 
-  /**
-   * The candidates of one event as `fanOutCandidatesOf` stored them, with their secrets opened. `opened`
-   * keeps each secret opened once per intake chunk (an endpoint is a candidate of every event of its account).
-   */
-  openCandidates(rows: SealedCandidateRow[], opened: Map<string, string>): FanOutCandidate[] {
+  /** An audience's candidates as `fanOutCandidatesOf` read them, with their secrets opened. */
+  openCandidates(rows: SealedCandidateRow[]): FanOutCandidate[] {
     return rows.map((row) => ({
       endpoint: toEndpoint(row),
-      secrets: row.secrets.map((sealed) => {
-        const key = `${row.endpoint_id}\n${sealed}`;
-        let secret = opened.get(key);
-        if (secret === undefined) {
-          secret = this.secretVault.open(row.endpoint_id, sealed);
-          opened.set(key, secret);
-        }
-        return secret;
-      }),
+      secrets: row.secrets.map((sealed) => this.secretVault.open(row.endpoint_id, sealed)),
     }));
   }
 

@@ -10,7 +10,12 @@ import {
   InsertedDelivery,
   NewDelivery,
 } from '../deliveries/delivery.repository';
-import { EndpointRepository, FanOutCandidate, SealedCandidateRow } from '../endpoints/endpoint.repository';
+import {
+  audienceOf,
+  EndpointRepository,
+  FanOutCandidate,
+  SealedCandidateRow,
+} from '../endpoints/endpoint.repository';
 import { matchesEventFilter } from '../endpoints/event-filter';
 import { DeliveryQueue } from '../sending/delivery-queue';
 import { DirectSends } from '../sending/direct-sends';
@@ -102,10 +107,10 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
           if (!firstCopies.has(item.event.event_id))
             firstCopies.set(item.event.event_id, { ...item, body: serializeWebhookBody(item.event) });
         const rows = [...firstCopies.values()];
-        const claimed = await this.events.claimAndInsert(manager, INTAKE_CONSUMER, rows);
+        const { claimed, audiences } = await this.events.claimAndInsert(manager, INTAKE_CONSUMER, rows);
         const targets = this.fanOut(
           rows.filter((item) => claimed.has(item.event.event_id) && isDeliverable(item.event)),
-          claimed,
+          audiences,
         );
         // Held pairs last: the first `reserved` rows are leased for direct sends, and no held one may be.
         const sendable = targets.filter((target) => !target.pair.held);
@@ -115,7 +120,7 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
           [...sendable, ...targets.filter((target) => target.pair.held)].map((target) => target.pair),
           { count: reserved, ms: this.direct.leaseMs },
         );
-        return { fresh: new Set(claimed.keys()), inserted: this.withTargets(inserted, targets) };
+        return { fresh: claimed, inserted: this.withTargets(inserted, targets) };
       });
     } catch (error) {
       this.direct.release(reserved);
@@ -139,16 +144,18 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
     return outcomes;
   }
 
-  /** Which endpoints get each event: its candidates, as the claim statement read them, whose filter matches. */
-  private fanOut(
-    events: StoredEventRow[],
-    candidatesOf: Map<string, SealedCandidateRow[]>,
-  ): DeliveryTarget[] {
-    const opened = new Map<string, string>();
+  /** Which endpoints get each event: its audience's candidates (read by the claim), whose filter matches. */
+  private fanOut(events: StoredEventRow[], audiences: Map<string, SealedCandidateRow[]>): DeliveryTarget[] {
+    const opened = new Map<string, FanOutCandidate[]>();
     const targets: DeliveryTarget[] = [];
     for (const stored of events) {
       const { event } = stored;
-      const candidates = this.endpoints.openCandidates(candidatesOf.get(event.event_id) ?? [], opened);
+      const audience = audienceOf(event.account_id, event.master_account_id);
+      let candidates = opened.get(audience);
+      if (!candidates) {
+        candidates = this.endpoints.openCandidates(audiences.get(audience) ?? []);
+        opened.set(audience, candidates);
+      }
       for (const candidate of candidates) {
         const { endpoint } = candidate;
         if (!matchesEventFilter(endpoint.eventNames, event.event_name)) continue;
