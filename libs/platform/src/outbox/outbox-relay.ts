@@ -121,9 +121,9 @@ export class OutboxRelay {
   async publishBatch(): Promise<number> {
     const runner = this.dataSource.createQueryRunner();
     const client = (await runner.connect()) as PoolClient;
-    let open = false;
+    // Open from the first round trip on: BEGIN may succeed where the rest of that query fails.
+    let open = true;
     try {
-      open = true;
       if (!lockAcquired(await client.query(BEGIN_RELAY_TRANSACTION))) {
         open = false;
         await client.query('ROLLBACK');

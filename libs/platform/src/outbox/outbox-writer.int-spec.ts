@@ -118,8 +118,23 @@ describe('outbox writer', () => {
         outbox: { deferWake: true },
       });
       await runInTransaction(single, logger, (tx) => appendToOutbox(tx.manager, event('deferred', 'second')));
-      expect(await listener.heardBeforeBarrier()).toEqual([OUTBOX_DEFERRED_NOTIFICATION, '']);
-      expect((await rowsOf('deferred')).map((row) => row.name)).toEqual(['first', 'second']);
+      // Written with a companion statement (flushOutboxWith), a deferred transaction's events still say so.
+      await dataSource.query('CREATE TABLE IF NOT EXISTS companion (id text PRIMARY KEY)');
+      await runInTransaction(
+        single,
+        logger,
+        async (tx) => {
+          await appendToOutbox(tx.manager, event('deferred', 'third'));
+          await flushOutboxWith(tx.manager, { sql: 'INSERT INTO companion (id) VALUES ($1)', params: ['c-deferred'] });
+        },
+        { outbox: { deferWake: true } },
+      );
+      expect(await listener.heardBeforeBarrier()).toEqual([
+        OUTBOX_DEFERRED_NOTIFICATION,
+        '',
+        OUTBOX_DEFERRED_NOTIFICATION,
+      ]);
+      expect((await rowsOf('deferred')).map((row) => row.name)).toEqual(['first', 'second', 'third']);
     } finally {
       await listener.end();
       await single.destroy();

@@ -82,7 +82,7 @@ export async function flushOutboxWith(
   if (!buffer || buffer.rows.length === 0) return executor.query(statement.sql, statement.params);
   const rows = buffer.rows;
   buffer.rows = [];
-  const events = insertRowsStatement(rows, statement.params.length + 1);
+  const events = insertRowsStatement(rows, statement.params.length + 1, buffer.deferWake);
   return executor.query(`WITH appended_events AS (${events.sql}) ${statement.sql}`, [
     ...statement.params,
     ...events.params,
