@@ -1,9 +1,10 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
+import type { Logger } from 'pino';
 import { from, lastValueFrom, Observable, of, throwError } from 'rxjs';
 import { isUuid } from '@paygrid/ids';
-import { ApiError, envelopeA } from '@paygrid/platform';
+import { ApiError, envelopeA, LOGGER } from '@paygrid/platform';
 import { AuthenticatedRequest, authOf } from '../../common/authenticated-request';
 import { ClaimRequest, IdempotencyService, PreparedClaim } from './idempotency.service';
 import { ClaimResult, RequestIdentity } from './idempotency.store';
@@ -14,6 +15,12 @@ import { ClaimResult, RequestIdentity } from './idempotency.store';
  * a refusal under 500) is stored and replayed with `x-idempotent-replayed: true`, and only an unknown
  * outcome (no reply, internal failure) leaves the record open for a retry to complete with the same
  * command id. A request refused before anything ran (its body failed validation) stores nothing.
+ *
+ * The record is settled behind the answer, not before it (docs/gateway.md, "Settling the record"): the
+ * settling script is issued before the response is written, on the connection every later script of this
+ * gateway uses, so a retry the client sends after reading the answer finds it settled; the answer does not
+ * wait for Redis to say so. A settle that fails leaves the record locked until its lock expires: a retry then
+ * takes it over with the same command id and the service answers from its command ledger.
  *
  * A POST that only reads (the spec has a few) opts out with `@ReadOnlyPost()`. It is attached per route by
  * `@ApiRoute({kind: 'command'})`, not globally (see api-route.decorator.ts).
@@ -51,6 +58,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly idempotency: IdempotencyService,
     private readonly reflector: Reflector,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
@@ -79,26 +87,39 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 
   /**
-   * The route's one result (every command route answers one value) stored, then answered; a failure settled, then
-   * rethrown. A promise rather than a chain of operators (mergeMap, from, catchError): the rxjs subscribers and
-   * promises of that chain were ~2 % of the gateway's CPU per echo (--cpu-prof).
+   * The route's one result (every command route answers one value) answered, its record settled behind it; a
+   * failure likewise. A promise rather than a chain of operators (mergeMap, from, catchError): the rxjs
+   * subscribers and promises of that chain were ~2 % of the gateway's CPU per echo (--cpu-prof).
    */
   private async execute(next: CallHandler, held: IdempotencyClaim, owner: RequestIdentity): Promise<unknown> {
+    let result: unknown;
     try {
-      const result = await lastValueFrom(next.handle());
-      await this.idempotency.complete(held.key, owner, 200, JSON.stringify(result));
-      return result;
+      result = await lastValueFrom(next.handle());
     } catch (error) {
-      await this.settleFailure(held, owner, error);
+      this.settleBehind(held, this.settleFailure(held, owner, error));
       throw error;
     }
+    this.settleBehind(held, this.idempotency.complete(held.key, owner, 200, JSON.stringify(result)));
+    return result;
   }
 
-  private async settleFailure(claim: IdempotencyClaim, owner: RequestIdentity, error: unknown): Promise<void> {
-    if (!claim.executed) await this.idempotency.forget(claim.key, owner);
-    else if (error instanceof ApiError && error.status < 500) {
-      await this.idempotency.complete(claim.key, owner, error.status, JSON.stringify(error.body));
-    } else await this.idempotency.release(claim.key, owner);
+  /** Issues the script that settles the record (synchronously, so it precedes the answer on the wire). */
+  private settleFailure(claim: IdempotencyClaim, owner: RequestIdentity, error: unknown): Promise<void> {
+    if (!claim.executed) return this.idempotency.forget(claim.key, owner);
+    if (error instanceof ApiError && error.status < 500) {
+      return this.idempotency.complete(claim.key, owner, error.status, JSON.stringify(error.body));
+    }
+    return this.idempotency.release(claim.key, owner);
+  }
+
+  /** The settle's outcome, off the answer's path: a failure is logged, never the request's error. */
+  private settleBehind(claim: IdempotencyClaim, settling: Promise<void>): void {
+    settling.catch((error: unknown) => {
+      this.logger.warn(
+        { err: error, idempotency_key: claim.key, command_id: claim.commandId },
+        'idempotency record not settled; it stays locked until its lock expires, then a retry takes it over',
+      );
+    });
   }
 }
 
