@@ -14,14 +14,23 @@ import { RequestIdentity } from './idempotency.store';
  */
 const KEY = '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f';
 const COMMAND_ID = 'cmd_0123456789abcdef0123456789abcdef01234567';
-const OWNER: RequestIdentity = { accountId: 'acc_1', method: 'POST', path: '/api/v2/payment_intents/create', requestHash: 'h' };
+const OWNER: RequestIdentity = {
+  accountId: 'acc_1',
+  method: 'POST',
+  path: '/api/v2/payment_intents/create',
+  requestHash: 'h',
+};
 
 interface Settle {
   call: 'complete' | 'release' | 'forget';
   args: unknown[];
 }
 
-function barrier<T = void>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
+function barrier<T = void>(): {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+  reject: (error: unknown) => void;
+} {
   let resolve!: (value: T) => void;
   let reject!: (error: unknown) => void;
   const promise = new Promise<T>((res, rej) => {
@@ -58,7 +67,8 @@ function setUp(settling: Promise<void>) {
     getHandler: () => undefined,
     getClass: () => undefined,
   } as unknown as ExecutionContext;
-  const answer = async (route: Observable<unknown>) => lastValueFrom(await interceptor.intercept(context, { handle: () => route } as CallHandler));
+  const answer = async (route: Observable<unknown>) =>
+    lastValueFrom(await interceptor.intercept(context, { handle: () => route } as CallHandler));
   return { settles, warned: warned.promise, request, answer };
 }
 
@@ -85,14 +95,20 @@ describe('IdempotencyInterceptor settles the record behind the answer', () => {
 
     await expect(answer(route)).rejects.toBe(refusal);
 
-    expect(settles).toEqual([{ call: 'complete', args: [KEY, OWNER, refusal.status, JSON.stringify(refusal.body)] }]);
+    expect(settles).toEqual([
+      { call: 'complete', args: [KEY, OWNER, refusal.status, JSON.stringify(refusal.body)] },
+    ]);
     pending.resolve();
   });
 
   it('answers an unknown outcome while the release is pending, and forgets a claim under which nothing ran', async () => {
     const pending = barrier();
     const released = setUp(pending.promise);
-    const unknown = new ApiError(503, { type: 'api_error', code: 'service_unavailable', message: 'no reply' } as never);
+    const unknown = new ApiError(503, {
+      type: 'api_error',
+      code: 'service_unavailable',
+      message: 'no reply',
+    } as never);
     const executed = defer(() => {
       released.request.idempotency!.executed = true;
       return throwError(() => unknown);

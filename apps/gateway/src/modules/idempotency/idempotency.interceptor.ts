@@ -16,11 +16,12 @@ import { ClaimResult, RequestIdentity } from './idempotency.store';
  * outcome (no reply, internal failure) leaves the record open for a retry to complete with the same
  * command id. A request refused before anything ran (its body failed validation) stores nothing.
  *
- * The record is settled behind the answer, not before it (docs/gateway.md, "Settling the record"): the
- * settling script is issued before the response is written, on the connection every later script of this
- * gateway uses, so a retry the client sends after reading the answer finds it settled; the answer does not
- * wait for Redis to say so. A settle that fails leaves the record locked until its lock expires: a retry then
- * takes it over with the same command id and the service answers from its command ledger.
+ * The record is settled behind the answer, not before it (docs/gateway.md, "Settling the record behind the
+ * answer"): the settling script is queued before the response is written, on the connection every later script
+ * of this gateway is queued on (ioredis sends that queue in order), so a retry the client sends after reading
+ * the answer finds it settled; the answer does not wait for Redis to say so. A settle that fails leaves the
+ * record locked until its lock expires: a retry then takes it over with the same command id and the service
+ * answers from its command ledger.
  *
  * A POST that only reads (the spec has a few) opts out with `@ReadOnlyPost()`. It is attached per route by
  * `@ApiRoute({kind: 'command'})`, not globally (see api-route.decorator.ts).
@@ -103,7 +104,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return result;
   }
 
-  /** Issues the script that settles the record (synchronously, so it precedes the answer on the wire). */
+  /** Queues the script that settles the record, synchronously: ahead of anything a later request sends. */
   private settleFailure(claim: IdempotencyClaim, owner: RequestIdentity, error: unknown): Promise<void> {
     if (!claim.executed) return this.idempotency.forget(claim.key, owner);
     if (error instanceof ApiError && error.status < 500) {
