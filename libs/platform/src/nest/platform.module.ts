@@ -28,6 +28,7 @@ import { ConsumerHealth } from '../health/consumer-health';
 import { HttpErrorFilter } from '../http/http-errors';
 import { HttpDrain } from '../http/http-drain';
 import { APP_CONFIG, APP_NAME, COMMAND_ERROR_MAPPER, HEALTH_CHECKS, KAFKA, KAFKA_ADMIN, LOGGER, REDIS } from './tokens';
+import { closeRedis } from './close-redis';
 import { KafkaAdminHandle } from '../kafka/kafka-admin';
 import { KafkaNames, kafkaNamesOf } from '../kafka/kafka-names';
 import { AppName } from '../config/app-catalog';
@@ -115,7 +116,7 @@ class ConnectionsLifecycle implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.admin?.close();
-    this.redis?.disconnect();
+    if (this.redis) await closeRedis(this.redis);
     if (this.dataSource?.isInitialized) await this.dataSource.destroy();
   }
 }
