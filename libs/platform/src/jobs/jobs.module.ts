@@ -19,6 +19,8 @@ import { JobReconciler } from './job-reconciler';
 import { JobRegistry } from './job-registry';
 import { JobRunner } from './job-runner';
 import { JobStore } from './job-store';
+import { settledOrAfter } from '../bootstrap/settled-or-after';
+import { closeRedis } from '../nest/close-redis';
 import { hushClosingConnections, JobWorker, workerClassFor } from './job-worker';
 
 const JOBS_WORKER_TYPE = Symbol('JOBS_WORKER_TYPE');
@@ -34,16 +36,6 @@ import { JOBS_DEFAULTS, JobsOptions, ResolvedJobsOptions } from './job.types';
  * reconciler stops and the worker finishes its runs while the database is still open.
  */
 const REFUSED_BOOT_CONNECT_WAIT_MS = 5000;
-
-/** Waits for every promise to settle, or for `ms`, whichever comes first; never rejects. */
-async function settledOrAfter(ms: number, promises: Promise<unknown>[]): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const elapsed = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  await Promise.race([Promise.allSettled(promises), elapsed]);
-  clearTimeout(timer);
-}
 
 @Injectable()
 class JobsLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
@@ -97,7 +89,7 @@ class JobsLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown
     if (this.queue.queue.listenerCount('error') === 0) this.queue.queue.on('error', () => undefined);
     hushClosingConnections(this.queue.queue);
     await this.queue.queue.close();
-    await this.connection.quit().catch(() => this.connection.disconnect());
+    await closeRedis(this.connection);
   }
 }
 
