@@ -16,7 +16,9 @@ describe('card transport sealing', () => {
     const sealed = sealCardSecrets({ card_number: '4242424242424242', cvc: '987' }, key);
     expect(() => openCardSecrets(sealed, randomBytes(32))).toThrow('could not be opened');
     const parts = sealed.split('.');
-    parts[3] = `${parts[3].slice(0, -2)}AA`;
+    // The ciphertext's first character: its six bits are all data (the last ones may be padding, and "AA" may
+    // already be there), so a different character always alters the sealed bytes.
+    parts[3] = `${parts[3].startsWith('A') ? 'B' : 'A'}${parts[3].slice(1)}`;
     expect(() => openCardSecrets(parts.join('.'), key)).toThrow('could not be opened');
     expect(() => openCardSecrets('4242424242424242', key)).toThrow('unknown format');
   });
