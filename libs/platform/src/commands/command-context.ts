@@ -1,4 +1,6 @@
 import { Actor } from '@paygrid/contracts';
+import { Executor } from '../database/data-source';
+import { OneStatement } from '../database/one-statement';
 import { TransactionContext } from '../database/transaction-context';
 import { Errors } from '../errors/api-error';
 
@@ -45,7 +47,9 @@ export class WriteContext extends CommandContext {
 /**
  * A staged handler calls something outside the database between two transactions (the card processor),
  * medusa-style: `transaction` records what a retry of the same command can resume, the outside call
- * happens with no transaction open, and `complete` applies the answer under the command ledger.
+ * happens with no transaction open, and `complete` applies the answer under the command ledger. When
+ * that first record is one statement, `statement` writes it, with its events, without BEGIN and COMMIT
+ * (database/one-statement.ts); its events wake the relay as `transaction`'s do.
  */
 export class StagedContext extends CommandContext {
   constructor(
@@ -54,6 +58,7 @@ export class StagedContext extends CommandContext {
     actor: Actor | null,
     readonly transaction: <R>(work: (tx: TransactionContext) => Promise<R>) => Promise<R>,
     readonly complete: <R>(work: (tx: TransactionContext) => Promise<R>) => Promise<{ result: R; applied: boolean }>,
+    readonly statement: (build: (events: Executor) => Promise<OneStatement>) => Promise<unknown>,
   ) {
     super(type, commandId, actor);
   }

@@ -10,6 +10,7 @@ import { applyCommandOnce, ErrorMapper, storedCommandReply } from '../commands/c
 import { CommandContext, StagedContext, WriteContext } from '../commands/command-context';
 import { COMMAND_HANDLER as TYPED_HANDLER, CommandHandlerMetadata } from '../commands/handle-command.decorator';
 import { runInTransaction } from '../database/transaction-context';
+import { runAsOneStatement } from '../database/one-statement';
 import { headerText } from './kafka-factory';
 import { APP_NAME, COMMAND_ERROR_MAPPER, LOGGER } from '../nest/tokens';
 import { Metrics } from '../metrics/metrics';
@@ -138,6 +139,13 @@ export class CommandDispatcher implements OnApplicationBootstrap {
           const outcome = await applyCommandOnce(dataSource, this.logger, command, work, this.mapError);
           if (!outcome.reply.ok) throw ApiError.from(outcome.reply.error as never);
           return { result: outcome.reply.result, applied: outcome.applied };
+        },
+        async (build) => {
+          try {
+            return await runAsOneStatement(dataSource, build, { deferWake: true });
+          } catch (error) {
+            throw this.mapError(error);
+          }
         },
       );
       return { ok: true, result: await handle(payload, context) };

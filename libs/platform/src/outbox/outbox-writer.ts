@@ -89,6 +89,25 @@ export async function flushOutboxWith(
   ]);
 }
 
+/**
+ * The rows buffered so far as the INSERT of a data-modifying CTE in the caller's own statement (its five
+ * array parameters numbered from `first`), and the buffer closed: an event appended afterwards is
+ * inserted on its own through `executor`. `onlyIf`, an SQL condition over the statement's earlier CTEs,
+ * writes the rows only when it holds (the row they announce was inserted). Undefined when none is
+ * buffered. runAsOneStatement (database/one-statement.ts) is its user: a write whose one statement
+ * carries its events needs no BEGIN and COMMIT.
+ */
+export function takeBufferedOutbox(
+  executor: Executor,
+  first: number,
+  onlyIf?: string,
+): { sql: string; params: unknown[] } | undefined {
+  const buffer = buffered.get(executor);
+  buffered.delete(executor);
+  if (!buffer || buffer.rows.length === 0) return undefined;
+  return insertRowsStatement(buffer.rows, first, buffer.deferWake, onlyIf);
+}
+
 /** One statement for any number of rows; ids (the relay's order) follow the rows' order. */
 async function insertRows(executor: Executor, rows: OutboxRow[], deferWake = false): Promise<void> {
   const statement = insertRowsStatement(rows, 1, deferWake);
@@ -98,24 +117,28 @@ async function insertRows(executor: Executor, rows: OutboxRow[], deferWake = fal
 /**
  * The insert of `rows`, its five array parameters numbered from `first`. With `deferWake`, the same
  * statement sets the transaction-local setting the notify trigger reads: it runs while the rows are
- * produced, before the statement's trigger fires, and costs no round trip.
+ * produced, before the statement's trigger fires, and costs no round trip. With `onlyIf`, no row is
+ * produced unless that condition holds.
  */
 function insertRowsStatement(
   rows: OutboxRow[],
   first: number,
   deferWake = false,
+  onlyIf?: string,
 ): { sql: string; params: unknown[] } {
   const [ids, topics, keys, payloads, headers] = [0, 1, 2, 3, 4].map(
     (offset) => `$${first + offset}::text[]`,
   );
-  const deferring = deferWake
-    ? `\n      WHERE set_config('${OUTBOX_WAKE_SETTING}', 'deferred', true) = 'deferred'`
-    : '';
+  const conditions = [
+    ...(deferWake ? [`set_config('${OUTBOX_WAKE_SETTING}', 'deferred', true) = 'deferred'`] : []),
+    ...(onlyIf ? [`(${onlyIf})`] : []),
+  ];
+  const where = conditions.length > 0 ? `\n      WHERE ${conditions.join(' AND ')}` : '';
   return {
     sql: `INSERT INTO outbox (event_id, topic, message_key, payload, headers)
      SELECT event_id, topic, message_key, payload, headers::jsonb
        FROM unnest(${ids}, ${topics}, ${keys}, ${payloads}, ${headers})
-            WITH ORDINALITY AS appended (event_id, topic, message_key, payload, headers, position)${deferring}
+            WITH ORDINALITY AS appended (event_id, topic, message_key, payload, headers, position)${where}
       ORDER BY position`,
     params: [
       rows.map((row) => row.eventId),

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AcquiringEvents, IntentStatus, PaymentIntentView } from '@paygrid/contracts';
 import { newId } from '@paygrid/ids';
-import { DurableJobs, Executor, TransactionContext } from '@paygrid/platform';
+import { DurableJobs, Executor, StagedContext, TransactionContext } from '@paygrid/platform';
 import { ACQUIRING_CONFIG, AcquiringConfig } from '../../config';
 import { AcquiringErrors } from '../../common/acquiring-errors';
 import { AuthorizationResult, PlainCard } from '../connectors/connector';
@@ -13,7 +13,7 @@ import { AttemptEvent } from './payment-attempt.states';
 import { IntentEvent, intentEventFor, intentMachine } from './payment-intent.states';
 import { INTENT_EVENT_OF_STATUS, PaymentEvents } from './payment.events';
 import { PaymentPresenter } from './payment.presenter';
-import { IntentChanges, NewAttempt, NewIntent, PaymentRepository } from './payment.repository';
+import { IntentChanges, NewAttempt, NewIntent, PaymentRepository, plannedFirstAttempt, plannedIntent } from './payment.repository';
 import { PaymentAttempt, PaymentIntent, StoredCard } from './payment.types';
 
 /**
@@ -83,19 +83,50 @@ export class PaymentFlow {
     customer: Customer | null,
     first: NewAttemptInput | null,
   ): Promise<Snapshot & { created: boolean }> {
+    const plan = this.planIntent(input, first);
+    const written = await this.payments.insertIntent(tx.manager, plan.intent, plan.first, plan.createdAt);
+    if (!written.created) return { ...(await this.complete(tx.manager, written.intent)), created: false };
+    await this.announceCreated(tx.manager, plan, customer);
+    return { intent: written.intent, attempt: written.attempt, customer, created: true };
+  }
+
+  /**
+   * createIntent as one statement with its events (StagedContext.statement): the intent, its first
+   * attempt and their two events in one round trip, no transaction around them. The events are built
+   * from the rows as planned (payment.repository.ts, plannedIntent). Undefined when the command had
+   * already created its intent: the caller then takes createIntent's path, which finds it.
+   */
+  async createIntentAlone(
+    statement: StagedContext['statement'],
+    input: Omit<NewIntent, 'status' | 'latestAttemptId'>,
+    first: NewAttemptInput,
+  ): Promise<Snapshot | undefined> {
+    const plan = this.planIntent(input, first);
+    const result = await statement(async (events) => {
+      await this.announceCreated(events, plan, null);
+      return this.payments.intentInsert(plan.intent, plan.first, plan.createdAt);
+    });
+    const written = this.payments.insertedIntent(result, plan.first);
+    return written ? { ...written, customer: null } : undefined;
+  }
+
+  /** The intent's row (and its first attempt's) to insert, and when: its status follows from having a card. */
+  private planIntent(input: Omit<NewIntent, 'status' | 'latestAttemptId'>, first: NewAttemptInput | null) {
     const attemptId = first ? newId('att') : null;
     const status = first ? deriveIntentStatus({ cancelledAt: null }, { status: 'INITIATED', failureCode: '' }) : 'REQUIRES_PAYMENT_METHOD';
-    const written = await this.payments.insertIntent(
-      tx.manager,
-      { ...input, status, latestAttemptId: attemptId },
-      first && attemptId ? { ...first, id: attemptId } : undefined,
-    );
-    const { intent, attempt } = written;
-    if (!written.created) return { ...(await this.complete(tx.manager, intent)), created: false };
+    return {
+      intent: { ...input, status, latestAttemptId: attemptId },
+      first: first && attemptId ? { ...first, id: attemptId } : undefined,
+      createdAt: new Date(),
+    };
+  }
+
+  /** The created events of a planned intent and its first attempt, appended through `executor`. */
+  private async announceCreated(executor: Executor, plan: ReturnType<PaymentFlow['planIntent']>, customer: Customer | null): Promise<void> {
+    const intent = plannedIntent(plan.intent, plan.createdAt);
     const asCreated: PaymentIntent = { ...intent, status: 'REQUIRES_PAYMENT_METHOD', latestAttemptId: null };
-    await this.events.intent(tx.manager, AcquiringEvents.intentCreated, asCreated, null, customer);
-    if (attempt) await this.events.attempt(tx.manager, intent, attempt);
-    return { intent, attempt, customer, created: true };
+    await this.events.intent(executor, AcquiringEvents.intentCreated, asCreated, null, customer);
+    if (plan.first) await this.events.attempt(executor, intent, plannedFirstAttempt(intent, plan.first));
   }
 
   /** A new INITIATED attempt becomes the intent's latest (the intent moves to PENDING quietly). */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AttemptStatus, AuthenticationData, IntentStatus } from '@paygrid/contracts';
 import { minorUnitsFromDb } from '@paygrid/money';
-import { Executor, rowsOf } from '@paygrid/platform';
+import { composeStatement, Executor, OneStatement, rowsOf } from '@paygrid/platform';
 import { PageWindow } from '../../common/paging';
 import { applyTransition, conditionalUpdateSql } from '@paygrid/state-machine';
 import { AttemptEvent, attemptMachine } from './payment-attempt.states';
@@ -100,22 +100,24 @@ const ATTEMPT_COLUMNS = Object.keys({
 
 const JOINED_ATTEMPT = ATTEMPT_COLUMNS.map((column) => `a.${column} AS att__${column}`).join(', ');
 
+/** The intent ($1–$18; created and updated at $19), nothing when its creating command already made it. */
 const INSERT_INTENT = `INSERT INTO payment_intents (payment_intent_id, account_id, master_account_id, create_command_id,
     amount_minor, currency, status, description, merchant_order_id, return_url, metadata, payment_orders, customer_id,
-    client_secret, client_secret_expires_at, ip_address, browser_info, latest_attempt_id)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
-  ON CONFLICT (create_command_id) DO NOTHING`;
+    client_secret, client_secret_expires_at, ip_address, browser_info, latest_attempt_id, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19)
+  ON CONFLICT (create_command_id) DO NOTHING
+  RETURNING *`;
 
-/** The intent and its first attempt ($19–$25; amount, currency and account are the intent's). */
-const INSERT_INTENT_WITH_ATTEMPT = `WITH i AS (${INSERT_INTENT} RETURNING *), a AS (
-    INSERT INTO payment_attempts (attempt_id, payment_intent_id, account_id, command_id, attempt_status, amount_minor,
-      currency, auto_capture, card, saved_card_id, three_ds_action, processor)
-    SELECT $19, i.payment_intent_id, i.account_id, $20, 'INITIATED', i.amount_minor, i.currency, $21::boolean, $22::jsonb,
-      $23, $24, $25
+/** Its first attempt ($20–$26; amount, currency, account and creation time are the intent's), read from `i`. */
+const INSERT_FIRST_ATTEMPT = `INSERT INTO payment_attempts (attempt_id, payment_intent_id, account_id, command_id, attempt_status,
+      amount_minor, currency, auto_capture, card, saved_card_id, three_ds_action, processor, created_at, updated_at)
+    SELECT $20, i.payment_intent_id, i.account_id, $21, 'INITIATED', i.amount_minor, i.currency, $22::boolean, $23::jsonb,
+      $24, $25, $26, i.created_at, i.created_at
       FROM i
-    RETURNING *
-  )
-  SELECT i.*, ${JOINED_ATTEMPT} FROM i LEFT JOIN a ON a.payment_intent_id = i.payment_intent_id`;
+    RETURNING *`;
+
+/** intentInsert's events are written only with the intent they announce. */
+const INSERTED = 'EXISTS (SELECT 1 FROM i)';
 
 /** A transition's target row and columns to write, serialised as the driver needs them. */
 function attemptTransition(attemptId: string, set: Record<string, unknown>) {
@@ -166,6 +168,78 @@ export function toIntent(row: IntentRow): PaymentIntent {
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
+}
+
+/**
+ * The intent as intentInsert writes it, each column its insert leaves to a default spelled out here as
+ * the table declares it: its events can then be built before the insert, and go out in the same
+ * statement. jsonb values are given as Postgres returns them (jsonbOrder).
+ * create-intent-statement.int-spec.ts checks the events built from it against the rows read back.
+ */
+export function plannedIntent(intent: NewIntent, createdAt: Date): PaymentIntent {
+  const { createCommandId: _command, ...columns } = intent;
+  return {
+    ...columns,
+    metadata: jsonbOrder(intent.metadata),
+    paymentOrders: jsonbOrder(intent.paymentOrders),
+    browserInfo: jsonbOrder(intent.browserInfo),
+    capturedAmountMinor: 0n,
+    cancellationReason: null,
+    cancelledAt: null,
+    completedAt: null,
+    createdAt,
+    updatedAt: createdAt,
+  };
+}
+
+/** The first attempt as intentInsert writes it with `intent` (see plannedIntent). */
+export function plannedFirstAttempt(intent: PaymentIntent, first: FirstAttempt): PaymentAttempt {
+  return {
+    id: first.id,
+    intentId: intent.id,
+    accountId: intent.accountId,
+    commandId: first.commandId,
+    status: 'INITIATED',
+    amountMinor: intent.amountMinor,
+    currency: intent.currency,
+    capturedAmountMinor: 0n,
+    refundedAmountMinor: 0n,
+    autoCapture: first.autoCapture,
+    card: jsonbOrder(first.card),
+    savedCardId: first.savedCardId,
+    threeDsAction: first.threeDsAction,
+    processor: first.processor,
+    processorReference: null,
+    authCode: '',
+    arn: '',
+    rrn: '',
+    adviceCode: '',
+    authenticationData: {} as AuthenticationData,
+    failureCode: '',
+    failureMessage: '',
+    cancellationReason: '',
+    authorizedAt: null,
+    completedAt: null,
+    createdAt: intent.createdAt,
+    updatedAt: intent.createdAt,
+  };
+}
+
+/**
+ * A value as a jsonb column returns it once written as JSON.stringify writes it: Postgres keeps an
+ * object's keys shortest first, then in byte order, so a view built from it serialises as one built from
+ * the stored row.
+ */
+export function jsonbOrder<T>(value: T): T {
+  return value === null ? value : (keysInJsonbOrder(JSON.parse(JSON.stringify(value))) as T);
+}
+
+function keysInJsonbOrder(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(keysInJsonbOrder);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value);
+  entries.sort(([a], [b]) => Buffer.byteLength(a) - Buffer.byteLength(b) || Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  return Object.fromEntries(entries.map(([key, member]) => [key, keysInJsonbOrder(member)]));
 }
 
 export function toAttempt(row: AttemptRow): PaymentAttempt {
@@ -275,17 +349,13 @@ export type IntentChanges = Partial<{
 @Injectable()
 export class PaymentRepository {
   /**
-   * Inserts the intent and, when given, its first attempt in one statement (the attempt's insert reads
-   * the intent's RETURNING, so it happens only if the intent was inserted; the attempt's foreign key is
-   * checked at the end of the statement, when both rows exist). When the command already created the
-   * intent (a retry), nothing is inserted and that intent is returned instead, with created: false (its
-   * attempt is the caller's to read).
+   * The insert of an intent and, when given, its first attempt, as one statement's parts (CTE `i`, the
+   * intent, and `a`, the attempt): the attempt's insert reads the intent's RETURNING, so it happens only
+   * if the intent was inserted; the attempt's foreign key is checked at the end of the statement, when
+   * both rows exist. On a retry of the creating command nothing is inserted (`i` is empty). Both rows are
+   * created at `createdAt`, so plannedIntent and plannedFirstAttempt give them exactly as written.
    */
-  async insertIntent(
-    executor: Executor,
-    intent: NewIntent,
-    first?: FirstAttempt,
-  ): Promise<{ intent: PaymentIntent; attempt: PaymentAttempt | null; created: boolean }> {
+  intentInsert(intent: NewIntent, first: FirstAttempt | undefined, createdAt: Date): OneStatement {
     const params: unknown[] = [
       intent.id,
       intent.accountId,
@@ -305,22 +375,48 @@ export class PaymentRepository {
       intent.ipAddress,
       intent.browserInfo === null ? null : JSON.stringify(intent.browserInfo),
       intent.latestAttemptId,
+      createdAt,
     ];
-    if (first) {
-      params.push(first.id, first.commandId, first.autoCapture, JSON.stringify(first.card), first.savedCardId, first.threeDsAction, first.processor);
-    }
-    const [row] = rowsOf<IntentRow & Record<string, unknown>>(
-      await executor.query(first ? INSERT_INTENT_WITH_ATTEMPT : `${INSERT_INTENT} RETURNING *`, params),
-    );
-    if (row) {
-      const attempt = first ? attemptOfJoined(row) : null;
-      if (first && attempt?.id !== first.id) throw new Error(`PaymentAttempt ${first.id} was not inserted with its intent`);
-      return { intent: toIntent(row), attempt, created: true };
-    }
-    const [existing] = rowsOf<IntentRow>(
-      await executor.query('SELECT * FROM payment_intents WHERE create_command_id = $1', [intent.createCommandId]),
-    );
-    return { intent: toIntent(existing), attempt: null, created: false };
+    if (!first) return { ctes: [`i AS (${INSERT_INTENT})`], select: 'SELECT * FROM i', params, eventsOnlyIf: INSERTED };
+    params.push(first.id, first.commandId, first.autoCapture, JSON.stringify(first.card), first.savedCardId, first.threeDsAction, first.processor);
+    return {
+      ctes: [`i AS (${INSERT_INTENT})`, `a AS (${INSERT_FIRST_ATTEMPT})`],
+      select: `SELECT i.*, ${JOINED_ATTEMPT} FROM i LEFT JOIN a ON a.payment_intent_id = i.payment_intent_id`,
+      params,
+      eventsOnlyIf: INSERTED,
+    };
+  }
+
+  /** What intentInsert's statement answered: the rows it wrote, or undefined when it wrote none (a retry). */
+  insertedIntent(result: unknown, first: FirstAttempt | undefined): { intent: PaymentIntent; attempt: PaymentAttempt | null } | undefined {
+    const [row] = rowsOf<IntentRow & Record<string, unknown>>(result);
+    if (!row) return undefined;
+    const attempt = first ? attemptOfJoined(row) : null;
+    if (first && attempt?.id !== first.id) throw new Error(`PaymentAttempt ${first.id} was not inserted with its intent`);
+    return { intent: toIntent(row), attempt };
+  }
+
+  /**
+   * Inserts the intent (and its first attempt) inside the caller's transaction. When the command already
+   * created the intent (a retry), nothing is inserted and that intent is returned instead, with created:
+   * false (its attempt is the caller's to read).
+   */
+  async insertIntent(
+    executor: Executor,
+    intent: NewIntent,
+    first?: FirstAttempt,
+    createdAt = new Date(),
+  ): Promise<{ intent: PaymentIntent; attempt: PaymentAttempt | null; created: boolean }> {
+    const { sql, params } = composeStatement(this.intentInsert(intent, first, createdAt));
+    const inserted = this.insertedIntent(await executor.query(sql, params), first);
+    if (inserted) return { ...inserted, created: true };
+    return { intent: await this.intentOfCommand(executor, intent.createCommandId), attempt: null, created: false };
+  }
+
+  /** The intent a command created (the one a retry of it finds). */
+  private async intentOfCommand(executor: Executor, commandId: string | null): Promise<PaymentIntent> {
+    const [existing] = rowsOf<IntentRow>(await executor.query('SELECT * FROM payment_intents WHERE create_command_id = $1', [commandId]));
+    return toIntent(existing);
   }
 
   async findIntent(executor: Executor, id: string, accountId?: string): Promise<PaymentIntent | undefined> {

@@ -8,7 +8,8 @@ import { CardForPayment, CardTransport } from '../../cards/card-transport';
 import { CARD_CONNECTOR, CardConnector } from '../../connectors/connector';
 import { CustomerService } from '../../customers/customer.service';
 import { Authorization } from '../authorization';
-import { PaymentFlow, Snapshot } from '../payment-flow';
+import { NewAttemptInput, PaymentFlow, Snapshot } from '../payment-flow';
+import { Customer } from '../../customers/customer.types';
 
 /**
  * Create a PaymentIntent (spec 4.1). Without a card: one ledger-guarded transaction. With a card the
@@ -43,6 +44,16 @@ export class CreateIntentOperation {
       );
       return result;
     }
+    if (!namesCustomer(payload)) {
+      // The common case: the first record is one statement (no customer to resolve or insert first).
+      const recorded = await this.flow.createIntentAlone(
+        context.statement,
+        this.newIntent(context.commandId, actor, payload, null),
+        this.firstAttempt(context.commandId, card),
+      );
+      if (recorded) return this.authorization.run(context.complete, recorded, card);
+      // A repeat of the command: the path below finds the first run's intent, or its stored reply.
+    }
     const prepared = await context.transaction((tx) => this.prepare(tx, context.commandId, actor, payload, card));
     if ('stored' in prepared) return resultOrThrow(prepared.stored);
     return this.authorization.run(context.complete, prepared, card);
@@ -63,12 +74,12 @@ export class CreateIntentOperation {
     payload: CreateIntentPayload,
     card: CardForPayment,
   ): Promise<Snapshot | { stored: CommandReply<PaymentIntentView> }> {
-    const namesCustomer = Boolean(payload.customer_id || payload.customer);
-    const early = namesCustomer ? await storedCommandReply<PaymentIntentView>(tx.manager, commandId) : undefined;
+    const withCustomer = namesCustomer(payload);
+    const early = withCustomer ? await storedCommandReply<PaymentIntentView>(tx.manager, commandId) : undefined;
     if (early) return { stored: early };
     const recorded = await this.record(tx, commandId, actor, payload, card);
     if (recorded.created) return recorded;
-    const stored = namesCustomer ? undefined : await storedCommandReply<PaymentIntentView>(tx.manager, commandId);
+    const stored = withCustomer ? undefined : await storedCommandReply<PaymentIntentView>(tx.manager, commandId);
     return stored ? { stored } : recorded;
   }
 
@@ -84,8 +95,12 @@ export class CreateIntentOperation {
       customer_id: payload.customer_id,
       customer: payload.customer_id ? undefined : payload.customer,
     });
+    return this.flow.createIntent(tx, this.newIntent(commandId, actor, payload, customer), customer, card ? this.firstAttempt(commandId, card) : null);
+  }
+
+  private newIntent(commandId: string | null, actor: Actor, payload: CreateIntentPayload, customer: Customer | null) {
     const id = newId('pi');
-    const intent = {
+    return {
       id,
       accountId: actor.account_id,
       masterAccountId: actor.master_account_id,
@@ -103,16 +118,21 @@ export class CreateIntentOperation {
       ipAddress: payload.ip_address ?? null,
       browserInfo: payload.browser_info ?? null,
     };
-    const first = card
-      ? {
-          commandId,
-          card: card.stored,
-          savedCardId: null,
-          autoCapture: card.autoCapture,
-          threeDsAction: card.threeDsAction,
-          processor: this.connector.name,
-        }
-      : null;
-    return this.flow.createIntent(tx, intent, customer, first);
   }
+
+  private firstAttempt(commandId: string | null, card: CardForPayment): NewAttemptInput {
+    return {
+      commandId,
+      card: card.stored,
+      savedCardId: null,
+      autoCapture: card.autoCapture,
+      threeDsAction: card.threeDsAction,
+      processor: this.connector.name,
+    };
+  }
+}
+
+/** A named customer is resolved (an inline one inserted) before the intent, in its transaction. */
+function namesCustomer(payload: CreateIntentPayload): boolean {
+  return Boolean(payload.customer_id || payload.customer);
 }

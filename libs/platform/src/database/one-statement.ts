@@ -1,0 +1,63 @@
+import { DataSource } from 'typeorm';
+import { bufferOutbox, OutboxBuffering, takeBufferedOutbox } from '../outbox/outbox-writer';
+import { Executor } from './data-source';
+
+/**
+ * A write that is one statement needs no BEGIN and COMMIT: Postgres runs a statement sent alone in a
+ * transaction of its own, as atomic as any other, and commits it before answering (synchronously, as
+ * every writer's commit). Sent that way it is one round trip instead of three, and no connection sits
+ * idle in a transaction between them (docs/performance.md §14).
+ *
+ * The write is given as its parts, so that its events ride in the same statement: `build` appends them
+ * through the executor it is handed (an executor that only collects events: it runs no query) and returns
+ * the statement. The events' insert becomes one more data-modifying CTE after the write's own, written only
+ * when `eventsOnlyIf` holds: an event exists if and only if the change it announces committed
+ * (architecture rule 3), in one statement as in a transaction.
+ */
+export interface OneStatement {
+  /** The write's CTEs, in order, each `name AS (…)`. */
+  ctes: string[];
+  /** What the statement answers, over its CTEs. */
+  select: string;
+  /** $1..$n of `ctes` and `select`; the events' parameters follow them. */
+  params: unknown[];
+  /** An SQL condition over the CTEs: the events are written only when it holds (e.g. `EXISTS (SELECT 1 FROM i)`). */
+  eventsOnlyIf?: string;
+}
+
+/** The executor `build` appends events through: it collects them and refuses any query. */
+class EventCollector implements Executor {
+  query(): Promise<never> {
+    return Promise.reject(new Error('a one-statement write runs no query of its own: return it from build'));
+  }
+}
+
+/** The SQL and parameters of `statement`, with the events appended so far to `events`, if given, written by it. */
+export function composeStatement(
+  statement: OneStatement,
+  events?: Executor,
+): { sql: string; params: unknown[] } {
+  const appended = events
+    ? takeBufferedOutbox(events, statement.params.length + 1, statement.eventsOnlyIf)
+    : undefined;
+  const ctes = appended ? [...statement.ctes, `appended_events AS (${appended.sql})`] : statement.ctes;
+  return {
+    sql: ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n${statement.select}` : statement.select,
+    params: appended ? [...statement.params, ...appended.params] : statement.params,
+  };
+}
+
+/**
+ * Runs the statement `build` returns, with the events it appended, as one statement outside any
+ * transaction; answers its rows. `options.deferWake` as runInTransaction's.
+ */
+export async function runAsOneStatement(
+  dataSource: DataSource,
+  build: (events: Executor) => Promise<OneStatement>,
+  options: OutboxBuffering = {},
+): Promise<unknown> {
+  const events = new EventCollector();
+  bufferOutbox(events, options);
+  const { sql, params } = composeStatement(await build(events), events);
+  return dataSource.query(sql, params);
+}
