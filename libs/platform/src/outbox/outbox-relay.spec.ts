@@ -1,4 +1,4 @@
-import { markPublishedAndCommit } from './outbox-relay';
+import { beginRelayBatch, markPublishedAndCommit } from './outbox-relay';
 
 describe('markPublishedAndCommit', () => {
   it('marks the given ids and commits, in one simple query', () => {
@@ -12,5 +12,14 @@ describe('markPublishedAndCommit', () => {
       'outbox id is not a bigserial value',
     );
     expect(() => markPublishedAndCommit(['-1'])).toThrow('outbox id is not a bigserial value');
+  });
+});
+
+describe('beginRelayBatch', () => {
+  it('inlines the batch size only when it is a positive integer', () => {
+    expect(beginRelayBatch(200)).toMatch(/ORDER BY id LIMIT 200$/);
+    for (const size of [0, -1, 1.5, Number.NaN]) {
+      expect(() => beginRelayBatch(size)).toThrow('relay batch size must be a positive integer');
+    }
   });
 });

@@ -45,12 +45,32 @@ export const OUTBOX_DEFERRED_WAKE_MS = 50;
 /** Arbitrary constant: the advisory lock id "one relay per database at a time". */
 const RELAY_LOCK_ID = 748_213_001;
 
-/** Round trip 1 of a batch (publishBatch): its last statement answers whether this relay holds the lock. */
-const BEGIN_RELAY_TRANSACTION = `BEGIN; SET LOCAL synchronous_commit TO off; SELECT pg_try_advisory_xact_lock(${RELAY_LOCK_ID}) AS acquired`;
+/** The transaction-local setting through which a batch's read knows its lock statement won the lock. */
+const RELAY_LOCK_SETTING = 'paygrid.relay_lock';
 
-function lockAcquired(results: QueryResult | QueryResult[]): boolean {
-  const last = Array.isArray(results) ? results[results.length - 1] : results;
-  return last?.rows[0]?.acquired === true;
+/**
+ * Round trip 1 of a batch (publishBatch), one simple query of four statements: BEGIN, the commit made
+ * asynchronous, the lock (its result kept in a transaction-local setting too), and the rows. The rows'
+ * SELECT is a statement of its own, so in READ COMMITTED its snapshot is taken after the lock was won (a
+ * snapshot from before could see rows another relay published meanwhile as unpublished); it reads nothing
+ * when the lock went to another relay. `batchSize` is inlined: a query without parameters may hold several
+ * statements.
+ */
+export function beginRelayBatch(batchSize: number): string {
+  if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new Error(`relay batch size must be a positive integer: ${batchSize}`);
+  return [
+    'BEGIN',
+    'SET LOCAL synchronous_commit TO off',
+    `SELECT set_config('${RELAY_LOCK_SETTING}', pg_try_advisory_xact_lock(${RELAY_LOCK_ID})::text, true) = 'true' AS acquired`,
+    `SELECT id, event_id, topic, message_key, payload, headers, created_at FROM outbox
+      WHERE published_at IS NULL AND current_setting('${RELAY_LOCK_SETTING}') = 'true' ORDER BY id LIMIT ${batchSize}`,
+  ].join('; ');
+}
+
+/** Whether the batch's lock was won, and its rows (none when it was not), from beginRelayBatch's results. */
+function batchOf(results: QueryResult[]): { acquired: boolean; rows: OutboxRow[] } {
+  const [, , lock, read] = results;
+  return { acquired: lock?.rows[0]?.acquired === true, rows: (read?.rows ?? []) as OutboxRow[] };
 }
 
 /** Round trip 3 of a batch: the rows marked and the transaction committed, as one simple query. */
@@ -73,6 +93,8 @@ export class OutboxRelay {
   /** A `deferred` notification waiting for a plain one; it wakes the relay itself when it runs out. */
   private deferredWake?: NodeJS.Timeout;
   private readonly batchSize: number;
+  /** Round trip 1 of every batch, written once. */
+  private readonly beginBatch: string;
   private readonly pollIntervalMs: number;
   private readonly deferredWakeMs: number;
   published = 0;
@@ -86,6 +108,7 @@ export class OutboxRelay {
     private readonly options: OutboxRelayOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 200;
+    this.beginBatch = beginRelayBatch(this.batchSize);
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.deferredWakeMs = options.deferredWakeMs ?? OUTBOX_DEFERRED_WAKE_MS;
   }
@@ -108,12 +131,12 @@ export class OutboxRelay {
 
   /**
    * Publishes one batch; returns how many rows went out (0 when idle or another relay holds the lock).
-   * Three round trips to Postgres, the fewest the guarantees allow:
-   * 1. BEGIN, the transaction's commit made asynchronous, and the lock: one simple query (no parameters);
-   * 2. the rows, by a statement of its own, so that its snapshot is taken after the lock was won (a
-   *    snapshot from before it could see rows another relay published meanwhile as unpublished);
-   * 3. after Kafka acknowledged them, the rows marked and COMMIT: one simple query, the ids inlined
+   * Two round trips to Postgres, the fewest the guarantees allow:
+   * 1. BEGIN, the transaction's commit made asynchronous, the lock, and the rows, by a statement of its
+   *    own after the lock's (beginRelayBatch): one simple query;
+   * 2. after Kafka acknowledged them, the rows marked and COMMIT: one simple query, the ids inlined
    *    (digits only: ids of our own bigserial, checked all the same).
+   * An idle batch (or one whose lock another relay holds) is the first and a ROLLBACK.
    * The commit need not wait for its WAL flush: a mark lost to a Postgres crash only republishes rows,
    * which the at-least-once contract above already allows (consumers dedupe through their inbox). The
    * rows themselves were committed synchronously by their writers before the relay could see them.
@@ -124,17 +147,8 @@ export class OutboxRelay {
     // Open from the first round trip on: BEGIN may succeed where the rest of that query fails.
     let open = true;
     try {
-      if (!lockAcquired(await client.query(BEGIN_RELAY_TRANSACTION))) {
-        open = false;
-        await client.query('ROLLBACK');
-        return 0;
-      }
-      const { rows } = await client.query<OutboxRow>(
-        `SELECT id, event_id, topic, message_key, payload, headers, created_at FROM outbox
-          WHERE published_at IS NULL ORDER BY id LIMIT $1`,
-        [this.batchSize],
-      );
-      if (rows.length === 0) {
+      const { acquired, rows } = batchOf((await client.query(this.beginBatch)) as unknown as QueryResult[]);
+      if (!acquired || rows.length === 0) {
         open = false;
         await client.query('ROLLBACK');
         return 0;
