@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import { settledOrAfter } from '../bootstrap/settled-or-after';
 
 /** How long shutdown waits for Redis to answer what was sent before it; a Redis that is down answers nothing. */
-export const REDIS_QUIT_WAIT_MS = 1000;
+export const REDIS_CLOSE_WAIT_MS = 1000;
 
 /**
  * Closes a Redis connection of the app behind the commands already queued on it, so a write issued just
@@ -12,7 +12,7 @@ export const REDIS_QUIT_WAIT_MS = 1000;
  * in it, and Redis answers in order: once it answers, everything before it was executed.
  * Bounded: a Redis that does not answer within `waitMs` is disconnected anyway, so shutdown never hangs on it.
  */
-export async function closeRedis(redis: Redis, waitMs = REDIS_QUIT_WAIT_MS): Promise<void> {
+export async function closeRedis(redis: Redis, waitMs = REDIS_CLOSE_WAIT_MS): Promise<void> {
   await settledOrAfter(waitMs, [redis.ping()]);
   redis.disconnect();
 }
