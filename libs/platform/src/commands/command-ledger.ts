@@ -4,20 +4,20 @@ import { CommandReply } from '@paygrid/contracts';
 import { ApiError } from '../errors/api-error';
 import { Executor } from '../database/data-source';
 import { runInTransaction, TransactionContext } from '../database/transaction-context';
-import { flushOutboxWith } from '../outbox/outbox-writer';
 
 /**
  * Applies a mutating command at most once (architecture rule 2), with one ledger write per command.
  *
  * The effect runs first and the `processed_commands` row, reply included, is inserted last in the
  * same transaction. A concurrent duplicate blocks on that row's unique key (or earlier, on a domain
- * row's) until the first commits, finds the row taken, rolls its own work back and answers the stored
- * reply; a duplicate arriving later (a gateway retry after a crash, a Kafka redelivery) gets it too.
+ * row's) until the first commits, fails on the key, which rolls its own work back, and answers the
+ * stored reply; a duplicate arriving later (a gateway retry after a crash, a Kafka redelivery) gets it too.
  * Domain refusals (ApiError) are stored as well, so a repeat is answered the same way without
  * re-running; anything else rolls back and leaves no row, so the retry runs again.
  *
- * Round trips for a first application: BEGIN, the effect's own statements, one INSERT (which also
- * writes the effect's buffered outbox rows, outbox-writer.ts), COMMIT.
+ * Round trips for a first application: the effect's own statements (BEGIN rides with the first), then
+ * one INSERT, which also writes the effect's buffered outbox rows, sent with COMMIT
+ * (TransactionContext.finishWith).
  */
 export interface LedgerOutcome<R> {
   reply: CommandReply<R>;
@@ -33,8 +33,6 @@ export interface CommandIdentity {
 /** Turns a service's domain errors (a refused transition, say) into the ApiError clients see. */
 export type ErrorMapper = (error: unknown) => unknown;
 const unmapped: ErrorMapper = (error) => error;
-
-class CommandAlreadyApplied extends Error {}
 
 export async function applyCommandOnce<R>(
   dataSource: DataSource,
@@ -54,13 +52,12 @@ export async function applyCommandOnce<R>(
       }
       if (commandId !== null) {
         const reply: CommandReply<R> = { ok: true, result: value };
-        // The effect's buffered events are written by this statement too (one round trip, not two).
-        const claimed = (await flushOutboxWith(tx.manager, {
-          sql: `INSERT INTO processed_commands (command_id, command_type, reply) VALUES ($1, $2, $3)
-           ON CONFLICT (command_id) DO NOTHING RETURNING command_id`,
+        // Sent with the effect's events and COMMIT, in one round trip. A duplicate that got here first
+        // fails it on the key, which rolls the effect back (answered from the winner's row below).
+        tx.finishWith({
+          sql: `INSERT INTO processed_commands (command_id, command_type, reply) VALUES ($1, $2, $3)`,
           params: [commandId, command.type, JSON.stringify(reply)],
-        })) as unknown[];
-        if (claimed.length === 0) throw new CommandAlreadyApplied();
+        });
       }
       return value;
     });
@@ -86,15 +83,23 @@ export async function applyCommandOnce<R>(
 }
 
 /** The stored reply of a command already applied, or undefined. */
-export async function storedCommandReply<R>(executor: Executor, commandId: string | null): Promise<CommandReply<R> | undefined> {
+export async function storedCommandReply<R>(
+  executor: Executor,
+  commandId: string | null,
+): Promise<CommandReply<R> | undefined> {
   if (commandId === null) return undefined;
-  const [row] = await executor.query('SELECT reply FROM processed_commands WHERE command_id = $1', [commandId]);
+  const [row] = await executor.query('SELECT reply FROM processed_commands WHERE command_id = $1', [
+    commandId,
+  ]);
   return (row?.reply as CommandReply<R> | undefined) ?? undefined;
 }
 
 /** A reply as the handler's own outcome: its result, or its refusal thrown again. */
 export function resultOrThrow<R>(reply: CommandReply<R>): R {
   if (reply.ok) return reply.result;
-  throw ApiError.from({ status: reply.error.status, body: reply.error.body as never, headers: reply.error.headers });
+  throw ApiError.from({
+    status: reply.error.status,
+    body: reply.error.body as never,
+    headers: reply.error.headers,
+  });
 }
-

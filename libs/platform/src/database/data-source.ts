@@ -44,6 +44,10 @@ export function createDataSource(options: DatabaseOptions): DataSource {
     // preparing its statements unless told not to.
     extra: {
       max: options.poolSize ?? 10,
+      // A query is written when it is made, not once the one before it is answered: a transaction's BEGIN
+      // and COMMIT ride with its statements (pipelined-transaction.ts). Nothing here uses what pipeline
+      // mode refuses (cursors, query streams, `rows`).
+      pipeline: true,
       connectionTimeoutMillis: 5000,
       Client: options.preparedStatements === false ? TracedPgClient : PreparedPgClient,
     },

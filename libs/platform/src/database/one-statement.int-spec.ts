@@ -1,32 +1,17 @@
 import { DataSource } from 'typeorm';
-import { EventTopics } from '@paygrid/contracts';
 import { createTestDatabase, NotificationListener, TestDatabase } from '@paygrid/testing';
-import {
-  appendToOutbox,
-  NewEvent,
-  OUTBOX_CHANNEL,
-  OUTBOX_DEFERRED_NOTIFICATION,
-} from '../outbox/outbox-writer';
+import { appendToOutbox, OUTBOX_CHANNEL, OUTBOX_DEFERRED_NOTIFICATION } from '../outbox/outbox-writer';
 import { TracedPgClient } from '../tracing/pg-tracing';
 import { createDataSource } from './data-source';
 import { OneStatement, runAsOneStatement } from './one-statement';
+import { outboxTestEvent } from '../outbox/outbox-test-event';
 
 /**
  * runAsOneStatement against the real Postgres: a write and the events its build appended are one
  * statement sent alone (no BEGIN, no COMMIT); the events are written only when `eventsOnlyIf` holds; a
  * statement that fails writes neither; the build cannot run a query of its own; a deferred wake says so.
  */
-function event(sourceId: string, name: string): NewEvent<{ n: string }> {
-  return {
-    topic: EventTopics.payouts,
-    event_name: name,
-    event_type: 'OPERATIONS',
-    source_id: sourceId,
-    account_id: 'acc-one-statement',
-    master_account_id: 'acc-one-statement',
-    data: { n: name },
-  };
-}
+const event = (sourceId: string, name: string) => outboxTestEvent(sourceId, name, 'acc-one-statement');
 
 /** A keyed insert (nothing on a repeated key) whose events are written only with the row. */
 function insertItem(id: string, amount: number): OneStatement {

@@ -2,15 +2,25 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Logger } from 'pino';
 import { runInTransaction } from './transaction-context';
 
-/** A data source whose transaction only runs the work: what runInTransaction does around it is under test. */
+/**
+ * A data source whose one connection answers every statement at once, COMMIT with its tag: what
+ * runInTransaction does around the work is under test, not Postgres (the int spec has that).
+ */
 function committingDataSource(): DataSource {
+  const client = {
+    query: async (sql: string) => ({ command: sql === 'COMMIT' ? 'COMMIT' : 'SELECT', rows: [] }),
+  };
   const manager = { query: async () => [] } as unknown as EntityManager;
-  return { transaction: (work: (manager: EntityManager) => Promise<unknown>) => work(manager) } as unknown as DataSource;
+  const runner = { connect: async () => client, manager, release: async () => undefined };
+  return { createQueryRunner: () => runner } as unknown as DataSource;
 }
 
 function recordingLogger(): { logger: Logger; warnings: string[] } {
   const warnings: string[] = [];
-  return { logger: { warn: (_fields: object, message: string) => warnings.push(message) } as unknown as Logger, warnings };
+  return {
+    logger: { warn: (_fields: object, message: string) => warnings.push(message) } as unknown as Logger,
+    warnings,
+  };
 }
 
 describe('runInTransaction after-commit hooks', () => {

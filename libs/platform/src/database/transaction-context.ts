@@ -1,6 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { Logger } from 'pino';
-import { bufferOutbox, flushOutbox, OutboxBuffering } from '../outbox/outbox-writer';
+import { bufferOutbox, closingStatement, OutboxBuffering } from '../outbox/outbox-writer';
+import { PipelinedTransaction, Statement } from './pipelined-transaction';
 
 /**
  * One open database transaction, with the one thing every write path needs besides SQL: work that must
@@ -17,15 +18,28 @@ import { bufferOutbox, flushOutbox, OutboxBuffering } from '../outbox/outbox-wri
 export interface TransactionContext {
   readonly manager: EntityManager;
   afterCommit(hook: () => Promise<unknown> | unknown): void;
+  /**
+   * The transaction's last statement, sent once the work has returned, with the transaction's events
+   * (one more CTE of it) and COMMIT, in one round trip. Nothing reads its answer before COMMIT: whatever
+   * it must not do unnoticed has to fail it in Postgres (a unique key, a constraint), which rolls the
+   * whole transaction back and rejects runInTransaction. At most once per transaction.
+   */
+  finishWith(statement: Statement): void;
 }
 
 class OpenTransaction implements TransactionContext {
   readonly hooks: (() => Promise<unknown> | unknown)[] = [];
+  last: Statement | undefined;
 
   constructor(readonly manager: EntityManager) {}
 
   afterCommit(hook: () => Promise<unknown> | unknown): void {
     this.hooks.push(hook);
+  }
+
+  finishWith(statement: Statement): void {
+    if (this.last) throw new Error('a transaction has one last statement: finishWith was called twice');
+    this.last = statement;
   }
 }
 
@@ -34,52 +48,56 @@ export interface TransactionOptions {
   outbox?: OutboxBuffering;
 }
 
+/**
+ * Runs `work` in a transaction whose BEGIN rides with the work's first statement and whose COMMIT rides
+ * with its events and its `finishWith` statement (pipelined-transaction.ts): a transaction of n statements
+ * of the work is n + 1 round trips with events, n without, where it was n + 2 or n + 3. No savepoint is
+ * opened around `work`; a nested `manager.transaction` is one.
+ */
 export async function runInTransaction<R>(
   dataSource: DataSource,
   logger: Logger,
   work: (tx: TransactionContext) => Promise<R>,
   options: TransactionOptions = {},
 ): Promise<R> {
-  let open: OpenTransaction | undefined;
-  const result = await dataSource.transaction(async (manager) => {
-    open = new OpenTransaction(manager);
-    // The transaction's events are written by one statement at the end (outbox-writer.ts).
-    bufferOutbox(manager, options.outbox);
-    const value = await work(open);
-    await flushOutbox(manager);
-    return value;
-  });
-  if (open) startHooks(open.hooks, logger);
+  const open = await PipelinedTransaction.open(dataSource);
+  const tx = new OpenTransaction(open.manager);
+  let result: R;
+  try {
+    // The transaction's events are written by its closing statement (outbox-writer.ts).
+    bufferOutbox(open.manager, options.outbox);
+    result = await work(tx);
+    await open.commit(closingStatement(open.manager, tx.last));
+  } catch (error) {
+    return await open.fail(error);
+  } finally {
+    await open.release();
+  }
+  startHooks(tx.hooks, logger);
   return result;
 }
 
 /**
- * `dataSource.transaction(work)` whose BEGIN carries the transaction's `SET LOCAL` settings in the same
- * round trip: `START TRANSACTION; SET LOCAL …` is one simple query (a query without parameters may hold
- * several statements), where TypeORM would send BEGIN and then each setting on its own. `settings` are
- * statements written in code, never input. A failed COMMIT has already ended the transaction; any other
- * failure rolls it back. No savepoints: `work` must not open a nested transaction on `manager`.
+ * A transaction for `work` whose BEGIN carries the transaction's `SET LOCAL` settings and rides with the
+ * work's first statement: `START TRANSACTION; SET LOCAL …` is one simple query (a query without
+ * parameters may hold several statements), written without waiting for its answer
+ * (pipelined-transaction.ts). `settings` are statements written in code, never input. A failed COMMIT has
+ * already ended the transaction; any other failure rolls it back.
  */
 export async function transactionWithSettings<R>(
   dataSource: DataSource,
   settings: readonly string[],
   work: (manager: EntityManager) => Promise<R>,
 ): Promise<R> {
-  const runner = dataSource.createQueryRunner();
-  await runner.connect();
-  // Open from the first round trip on: a setting that fails after START TRANSACTION leaves it open (aborted).
-  let open = true;
+  const open = await PipelinedTransaction.open(dataSource, settings);
   try {
-    await runner.query(['START TRANSACTION', ...settings].join('; '));
-    const result = await work(runner.manager);
-    open = false;
-    await runner.query('COMMIT');
+    const result = await work(open.manager);
+    await open.commit();
     return result;
   } catch (error) {
-    if (open) await runner.query('ROLLBACK').catch(() => undefined);
-    throw error;
+    return await open.fail(error);
   } finally {
-    await runner.release();
+    await open.release();
   }
 }
 

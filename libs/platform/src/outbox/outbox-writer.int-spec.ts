@@ -1,10 +1,15 @@
 import { DataSource } from 'typeorm';
 import pino from 'pino';
-import { EventTopics } from '@paygrid/contracts';
 import { createTestDatabase, NotificationListener, TestDatabase } from '@paygrid/testing';
 import { createDataSource } from '../database/data-source';
 import { runInTransaction } from '../database/transaction-context';
-import { appendToOutbox, flushOutboxWith, NewEvent, OUTBOX_CHANNEL, OUTBOX_DEFERRED_NOTIFICATION } from './outbox-writer';
+import {
+  appendToOutbox,
+  flushOutboxWith,
+  OUTBOX_CHANNEL,
+  OUTBOX_DEFERRED_NOTIFICATION,
+} from './outbox-writer';
+import { outboxTestEvent } from './outbox-test-event';
 
 /**
  * The outbox writer against the real Postgres: inside runInTransaction a transaction's events are
@@ -15,17 +20,7 @@ import { appendToOutbox, flushOutboxWith, NewEvent, OUTBOX_CHANNEL, OUTBOX_DEFER
  */
 const logger = pino({ level: 'silent' });
 
-function event(sourceId: string, name: string): NewEvent<{ n: string }> {
-  return {
-    topic: EventTopics.payouts,
-    event_name: name,
-    event_type: 'OPERATIONS',
-    source_id: sourceId,
-    account_id: 'acc-outbox-writer',
-    master_account_id: 'acc-outbox-writer',
-    data: { n: name },
-  };
-}
+const event = (sourceId: string, name: string) => outboxTestEvent(sourceId, name, 'acc-outbox-writer');
 
 describe('outbox writer', () => {
   let database: TestDatabase;
@@ -44,17 +39,20 @@ describe('outbox writer', () => {
   });
 
   const rowsOf = async (sourceId: string) =>
-    (await dataSource.query(`SELECT event_id, payload::jsonb->>'event_name' AS name FROM outbox WHERE message_key = $1 ORDER BY id`, [
-      sourceId,
-    ])) as { event_id: string; name: string }[];
+    (await dataSource.query(
+      `SELECT event_id, payload::jsonb->>'event_name' AS name FROM outbox WHERE message_key = $1 ORDER BY id`,
+      [sourceId],
+    )) as { event_id: string; name: string }[];
 
-  it('writes a transaction\'s events at its end, in append order, with the ids it returned', async () => {
+  it("writes a transaction's events at its end, in append order, with the ids it returned", async () => {
     const names = ['first', 'second', 'third', 'fourth'];
     const appended = await runInTransaction(dataSource, logger, async (tx) => {
       const envelopes = [];
       for (const name of names) envelopes.push(await appendToOutbox(tx.manager, event('batched', name)));
       // Not written yet: the transaction's own session sees no row until its end.
-      const [{ n }] = await tx.manager.query(`SELECT count(*)::int AS n FROM outbox WHERE message_key = 'batched'`);
+      const [{ n }] = await tx.manager.query(
+        `SELECT count(*)::int AS n FROM outbox WHERE message_key = 'batched'`,
+      );
       expect(n).toBe(0);
       return envelopes;
     });
@@ -91,12 +89,16 @@ describe('outbox writer', () => {
         statements.push(sql);
         return query(sql, params);
       }) as typeof tx.manager.query;
-      const result = await flushOutboxWith(tx.manager, { sql: 'INSERT INTO companion (id) VALUES ($1) RETURNING id', params: ['c-1'] });
+      const result = await flushOutboxWith(tx.manager, {
+        sql: 'INSERT INTO companion (id) VALUES ($1) RETURNING id',
+        params: ['c-1'],
+      });
       await appendToOutbox(tx.manager, event('companion', 'third'));
       return result;
     });
     expect(returned).toEqual([{ id: 'c-1' }]);
-    expect(statements).toHaveLength(2); // the companion with the first two events; the third at the end
+    // The companion with the first two events; the third is written by the closing statement, sent with COMMIT.
+    expect(statements).toHaveLength(1);
     expect((await rowsOf('companion')).map((row) => row.name)).toEqual(['first', 'second', 'third']);
     await expect(
       runInTransaction(dataSource, logger, async (tx) => {
@@ -125,7 +127,10 @@ describe('outbox writer', () => {
         logger,
         async (tx) => {
           await appendToOutbox(tx.manager, event('deferred', 'third'));
-          await flushOutboxWith(tx.manager, { sql: 'INSERT INTO companion (id) VALUES ($1)', params: ['c-deferred'] });
+          await flushOutboxWith(tx.manager, {
+            sql: 'INSERT INTO companion (id) VALUES ($1)',
+            params: ['c-deferred'],
+          });
         },
         { outbox: { deferWake: true } },
       );

@@ -12,8 +12,8 @@ import { traceHeaders } from '../tracing/propagation';
  * the writer's correlation id and trace context, which the relay publishes with the event.
  *
  * Inside runInTransaction (every command and most jobs) the rows are buffered and written by one
- * statement just before the commit (flushOutbox): a create-intent's four events cost one round trip, not
- * four. Elsewhere (a bare executor) the row is inserted at once. Buffering changes nothing a reader could
+ * statement sent with the commit (closingStatement): a create-intent's four events cost no round trip of
+ * their own. Elsewhere (a bare executor) the row is inserted at once. Buffering changes nothing a reader could
  * see: nobody else sees the rows before the commit, and a rolled-back transaction writes none. (A
  * ROLLBACK TO SAVEPOINT would not drop rows buffered after the savepoint: no code appends an event inside
  * one; the only savepoint, issuing's hold, wraps ledger postings.)
@@ -55,23 +55,16 @@ export interface OutboxBuffering {
   deferWake?: boolean;
 }
 
-/** From now on, events appended through `executor` wait for flushOutbox (runInTransaction calls it). */
+/** From now on, events appended through `executor` wait for the transaction's closing statement (closingStatement). */
 export function bufferOutbox(executor: Executor, options: OutboxBuffering = {}): void {
   buffered.set(executor, { rows: [], deferWake: options.deferWake ?? false });
-}
-
-/** Writes the buffered rows with one statement, in the order they were appended; stops buffering. */
-export async function flushOutbox(executor: Executor): Promise<void> {
-  const buffer = buffered.get(executor);
-  buffered.delete(executor);
-  if (buffer && buffer.rows.length > 0) await insertRows(executor, buffer.rows, buffer.deferWake);
 }
 
 /**
  * Runs `statement` (its parameters $1..$n) with the rows buffered so far written by the same statement,
  * as a data-modifying CTE ahead of it: one round trip for both, and the rows exist iff it commits, as
- * with flushOutbox. The command ledger's row uses it, so a command's events and its ledger row are one
- * statement. Rows appended afterwards are still buffered for flushOutbox. The statement's result is
+ * with closingStatement. A job's run records its `done` with it. Rows appended afterwards are still
+ * buffered for the closing statement. The statement's result is
  * returned as the executor gives it.
  */
 export async function flushOutboxWith(
@@ -83,10 +76,33 @@ export async function flushOutboxWith(
   const rows = buffer.rows;
   buffer.rows = [];
   const events = insertRowsStatement(rows, statement.params.length + 1, buffer.deferWake);
-  return executor.query(`WITH appended_events AS (${events.sql}) ${statement.sql}`, [
-    ...statement.params,
-    ...events.params,
-  ]);
+  const composed = withEventsAhead(statement, events);
+  return executor.query(composed.sql, composed.params);
+}
+
+/**
+ * A transaction's closing write (runInTransaction sends it with COMMIT): `statement`, if any, with the
+ * rows buffered so far written by it, or those rows' insert alone; the buffer closed. Undefined when
+ * there is neither.
+ */
+export function closingStatement(
+  executor: Executor,
+  statement?: { sql: string; params: unknown[] },
+): { sql: string; params: unknown[] } | undefined {
+  const events = takeBufferedOutbox(executor, (statement?.params.length ?? 0) + 1);
+  if (!statement) return events;
+  return events ? withEventsAhead(statement, events) : statement;
+}
+
+/** `statement` with `events` (parameters numbered after its own) as a data-modifying CTE ahead of it. */
+function withEventsAhead(
+  statement: { sql: string; params: unknown[] },
+  events: { sql: string; params: unknown[] },
+): { sql: string; params: unknown[] } {
+  return {
+    sql: `WITH appended_events AS (${events.sql}) ${statement.sql}`,
+    params: [...statement.params, ...events.params],
+  };
 }
 
 /**

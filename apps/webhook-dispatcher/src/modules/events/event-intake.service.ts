@@ -3,7 +3,15 @@ import { DataSource } from 'typeorm';
 import { Kafka } from 'kafkajs';
 import { Logger } from 'pino';
 import { DomainEvent, EventFamily, EventTopics } from '@paygrid/contracts';
-import { ConsumerHealth, EventBatchSubscriber, KAFKA, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
+import {
+  ConsumerHealth,
+  EventBatchSubscriber,
+  KAFKA,
+  KafkaNames,
+  LOGGER,
+  Metrics,
+  transactionWithSettings,
+} from '@paygrid/platform';
 import {
   ClaimedDelivery,
   DeliveryRepository,
@@ -99,7 +107,8 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
     let reserved = 0;
     let stored: { fresh: Set<string>; inserted: (InsertedDelivery & { claimed: ClaimedDelivery })[] };
     try {
-      stored = await this.dataSource.transaction(async (manager) => {
+      // BEGIN rides with the claim (pipelined-transaction.ts in libs/platform): one round trip fewer.
+      stored = await transactionWithSettings(this.dataSource, [], async (manager) => {
         // The first copy of each event (a batch may carry a republished one twice), each body serialised
         // once: stored with the event, sent by its direct first attempts.
         const firstCopies = new Map<string, StoredEventRow>();

@@ -1,0 +1,202 @@
+import { Query } from 'pg';
+import { DataSource } from 'typeorm';
+import { Logger } from 'pino';
+import { createTestDatabase, TestDatabase } from '@paygrid/testing';
+import { appendToOutbox } from '../outbox/outbox-writer';
+import { createDataSource } from './data-source';
+import { runInTransaction, transactionWithSettings } from './transaction-context';
+import { outboxTestEvent } from '../outbox/outbox-test-event';
+
+/**
+ * Transactions whose BEGIN and COMMIT ride with their statements, on the real Postgres through a pool of
+ * one connection (so whatever a transaction leaves on its connection is what the next one gets).
+ *
+ * Round trips are read off the driver: every query the connection is given is logged when it is sent
+ * and when it is answered. A round trip is a run of sends with no answer between them: a query sent
+ * before the previous one was answered travelled with it.
+ */
+const logger = { warn: () => undefined } as unknown as Logger;
+
+const event = (sourceId: string, name: string) => outboxTestEvent(sourceId, name, 'acc-pipelined');
+
+/**
+ * Logs, at the wire, each query written to the connection (`submit`) and each one answered (its
+ * ReadyForQuery, or its error); `roundTrips()` counts the runs of writes between answers.
+ */
+function watchDriver() {
+  const log: ('sent' | 'answered')[] = [];
+  const texts: string[] = [];
+  const prototype = Query.prototype as unknown as Record<
+    'submit' | 'handleReadyForQuery' | 'handleError',
+    (...args: unknown[]) => unknown
+  >;
+  const watch = (method: 'submit' | 'handleReadyForQuery' | 'handleError', entry: 'sent' | 'answered') => {
+    const original = prototype[method];
+    return jest.spyOn(prototype, method).mockImplementation(function (
+      this: { text?: string },
+      ...args: unknown[]
+    ) {
+      log.push(entry);
+      if (entry === 'sent') texts.push(String(this.text).trim().split(/\s+/).slice(0, 2).join(' '));
+      return original.apply(this, args);
+    });
+  };
+  const spies = [
+    watch('submit', 'sent'),
+    watch('handleReadyForQuery', 'answered'),
+    watch('handleError', 'answered'),
+  ];
+  return {
+    texts,
+    roundTrips: () => log.filter((entry, index) => entry === 'sent' && log[index - 1] !== 'sent').length,
+    restore: () => spies.forEach((spy) => spy.mockRestore()),
+  };
+}
+
+describe('pipelined transactions', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('pipelined_tx');
+    dataSource = createDataSource({ url: database.url, app: 'pipelined-tx-test', poolSize: 1 });
+    await dataSource.initialize();
+    await dataSource.runMigrations();
+    await dataSource.query('CREATE TABLE pipelined_items (id text PRIMARY KEY)');
+    await dataSource.query('CREATE TABLE pipelined_claims (id text PRIMARY KEY)');
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  const items = async (id: string) =>
+    (await dataSource.query('SELECT id FROM pipelined_items WHERE id = $1', [id])) as { id: string }[];
+  const eventsOf = async (sourceId: string) =>
+    (
+      (await dataSource.query(
+        `SELECT payload::jsonb->>'event_name' AS name FROM outbox WHERE message_key = $1 ORDER BY id`,
+        [sourceId],
+      )) as { name: string }[]
+    ).map((row) => row.name);
+  const connectionIsClean = async () =>
+    expect(await dataSource.query(`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+
+  it('sends BEGIN with the first statement and the events with COMMIT: two round trips for one statement', async () => {
+    const driver = watchDriver();
+    try {
+      await runInTransaction(dataSource, logger, async (tx) => {
+        await tx.manager.query('INSERT INTO pipelined_items (id) VALUES ($1)', ['a']);
+        await appendToOutbox(tx.manager, event('a', 'item.created'));
+      });
+    } finally {
+      driver.restore();
+    }
+    expect(driver.texts).toEqual(['START TRANSACTION', 'INSERT INTO', 'INSERT INTO', 'COMMIT']);
+    expect(driver.roundTrips()).toBe(2);
+    expect(await items('a')).toEqual([{ id: 'a' }]);
+    expect(await eventsOf('a')).toEqual(['item.created']);
+  });
+
+  it('sends the last statement with the events and COMMIT, and then starts the after-commit hooks', async () => {
+    const driver = watchDriver();
+    const hooks: string[] = [];
+    try {
+      await runInTransaction(dataSource, logger, async (tx) => {
+        await tx.manager.query('INSERT INTO pipelined_items (id) VALUES ($1)', ['b']);
+        await appendToOutbox(tx.manager, event('b', 'item.created'));
+        tx.afterCommit(() => hooks.push('committed'));
+        tx.finishWith({ sql: 'INSERT INTO pipelined_claims (id) VALUES ($1)', params: ['b'] });
+      });
+    } finally {
+      driver.restore();
+    }
+    expect(driver.texts).toEqual(['START TRANSACTION', 'INSERT INTO', 'WITH appended_events', 'COMMIT']);
+    expect(driver.roundTrips()).toBe(2);
+    expect(hooks).toEqual(['committed']);
+    expect(await eventsOf('b')).toEqual(['item.created']);
+    expect(await dataSource.query('SELECT id FROM pipelined_claims WHERE id = $1', ['b'])).toEqual([
+      { id: 'b' },
+    ]);
+  });
+
+  it('rolls back the work and its events when the last statement fails, answers its error and runs no hook', async () => {
+    await dataSource.query('INSERT INTO pipelined_claims (id) VALUES ($1)', ['taken']);
+    const hooks: string[] = [];
+    await expect(
+      runInTransaction(dataSource, logger, async (tx) => {
+        await tx.manager.query('INSERT INTO pipelined_items (id) VALUES ($1)', ['c']);
+        await appendToOutbox(tx.manager, event('c', 'item.created'));
+        tx.afterCommit(() => hooks.push('committed'));
+        // Postgres answers this one's COMMIT with ROLLBACK, not an error: the statement's answer says it.
+        tx.finishWith({ sql: 'INSERT INTO pipelined_claims (id) VALUES ($1)', params: ['taken'] });
+      }),
+    ).rejects.toMatchObject({
+      driverError: expect.objectContaining({ code: '23505', constraint: 'pipelined_claims_pkey' }),
+    });
+    expect(hooks).toEqual([]);
+    expect(await items('c')).toEqual([]);
+    expect(await eventsOf('c')).toEqual([]);
+    await connectionIsClean();
+  });
+
+  it("rolls back when the work's statement fails, answering that statement's error", async () => {
+    await expect(
+      runInTransaction(dataSource, logger, async (tx) => {
+        await tx.manager.query('INSERT INTO pipelined_items (id) VALUES ($1)', ['d']);
+        await appendToOutbox(tx.manager, event('d', 'item.created'));
+        await tx.manager.query('INSERT INTO pipelined_items (id) VALUES ($1)', ['d']);
+      }),
+    ).rejects.toThrow(/pipelined_items_pkey/);
+    expect(await items('d')).toEqual([]);
+    expect(await eventsOf('d')).toEqual([]);
+    await connectionIsClean();
+  });
+
+  it('keeps a nested manager.transaction a savepoint of the open transaction', async () => {
+    await runInTransaction(dataSource, logger, async (tx) => {
+      await tx.manager.query('INSERT INTO pipelined_items (id) VALUES ($1)', ['outer']);
+      await expect(
+        tx.manager.transaction(async (inner) => {
+          await inner.query('INSERT INTO pipelined_items (id) VALUES ($1)', ['inner']);
+          throw new Error('inner refused');
+        }),
+      ).rejects.toThrow('inner refused');
+    });
+    expect(await items('outer')).toEqual([{ id: 'outer' }]);
+    expect(await items('inner')).toEqual([]);
+  });
+
+  it('refuses a second last statement, rolling the work back', async () => {
+    await expect(
+      runInTransaction(dataSource, logger, async (tx) => {
+        await tx.manager.query('INSERT INTO pipelined_items (id) VALUES ($1)', ['e']);
+        tx.finishWith({ sql: 'SELECT 1', params: [] });
+        tx.finishWith({ sql: 'SELECT 2', params: [] });
+      }),
+    ).rejects.toThrow(/finishWith was called twice/);
+    expect(await items('e')).toEqual([]);
+  });
+
+  it('sends transactionWithSettings’ BEGIN and settings with its first statement', async () => {
+    const driver = watchDriver();
+    let mode: unknown;
+    try {
+      mode = await transactionWithSettings(
+        dataSource,
+        ['SET LOCAL plan_cache_mode = force_generic_plan'],
+        async (manager) => {
+          await manager.query('INSERT INTO pipelined_items (id) VALUES ($1)', ['f']);
+          return (await manager.query(`SELECT current_setting('plan_cache_mode') AS mode`))[0].mode;
+        },
+      );
+    } finally {
+      driver.restore();
+    }
+    expect(mode).toBe('force_generic_plan');
+    // BEGIN with the insert, the read, COMMIT: three round trips for two statements (was four).
+    expect(driver.roundTrips()).toBe(3);
+    expect(await items('f')).toEqual([{ id: 'f' }]);
+  });
+});

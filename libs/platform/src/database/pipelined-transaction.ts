@@ -1,0 +1,112 @@
+import { Client, QueryResult } from 'pg';
+import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
+
+/** A statement and its parameters ($1..$n). */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * One transaction on one pooled connection, whose BEGIN and COMMIT cost no round trip of their own
+ * (docs/performance.md §15).
+ *
+ * The pool's connections pipeline (node-postgres's `pipeline` mode, data-source.ts): a query is written
+ * to the socket when it is made, not once the one before it is answered, and Postgres answers them in
+ * order, each with its own Sync. So:
+ * - BEGIN is written and not awaited: it reaches Postgres just ahead of the work's first statement and
+ *   both are answered in one round trip. A simple-query BEGIN fails only with its connection, or inside a
+ *   transaction already aborted: then every statement behind it fails too, so none can run outside the
+ *   transaction because its BEGIN failed. (Its settings, `SET LOCAL …`, ride in the same simple query; one
+ *   that fails leaves the transaction aborted, not absent.)
+ * - The transaction's last statement (`commit(last)`) and COMMIT are written together. When that statement
+ *   fails, Postgres answers the COMMIT of the now aborted transaction with the tag ROLLBACK, not an error:
+ *   the outcome is read from every answer written here and from COMMIT's tag, never from COMMIT alone.
+ *
+ * The work's own statements go through TypeORM's manager and are awaited, as before. A failure of
+ * something written here and not awaited (BEGIN) is the transaction's failure: it is what `fail` throws,
+ * rather than the "current transaction is aborted" the work's next statement then gets.
+ */
+export class PipelinedTransaction {
+  private readonly answers: Promise<void>[] = [];
+  private failure: { error: unknown } | undefined;
+  /** COMMIT is written: the transaction ends with it, committed or rolled back, and needs no ROLLBACK. */
+  private ending = false;
+
+  private constructor(
+    private readonly runner: QueryRunner,
+    private readonly client: Pick<Client, 'query'>,
+  ) {}
+
+  /** Takes a connection and writes BEGIN (with `settings`, statements written in code, never input). */
+  static async open(dataSource: DataSource, settings: readonly string[] = []): Promise<PipelinedTransaction> {
+    const runner = dataSource.createQueryRunner();
+    const client = (await runner.connect()) as Client;
+    const open = new PipelinedTransaction(runner, client);
+    void open.write(['START TRANSACTION', ...settings].join('; '));
+    // TypeORM's own bookkeeping, as its startTransaction keeps it: a nested `manager.transaction` is then
+    // a savepoint of this one, not a second BEGIN.
+    trackTransaction(runner, true);
+    return open;
+  }
+
+  get manager(): EntityManager {
+    return this.runner.manager;
+  }
+
+  /**
+   * Writes `last` (when given) and COMMIT in one round trip; answers `last`'s rows once both are answered.
+   * Rejects with the first failure of anything written here, or when COMMIT was answered ROLLBACK.
+   */
+  async commit(last?: Statement): Promise<unknown[]> {
+    const lastAnswer = last ? this.write(last.sql, last.params) : undefined;
+    const committed = this.write('COMMIT');
+    this.ending = true;
+    await Promise.all(this.answers);
+    if (this.failure) throw this.failure.error;
+    const { command } = await committed;
+    if (command !== 'COMMIT')
+      throw new Error(`the transaction was not committed: COMMIT answered ${command}`);
+    return lastAnswer ? (await lastAnswer).rows : [];
+  }
+
+  /**
+   * Ends a transaction that failed with `error`: rolls it back unless COMMIT was written (which ended it
+   * either way), and rejects with the first failure of what was written here, else with `error`.
+   */
+  async fail(error: unknown): Promise<never> {
+    await Promise.all(this.answers);
+    if (!this.ending) await this.client.query('ROLLBACK').catch(() => undefined);
+    throw this.failure ? this.failure.error : error;
+  }
+
+  release(): Promise<void> {
+    trackTransaction(this.runner, false);
+    return this.runner.release();
+  }
+
+  /** Written now and answered later; its failure is recorded, so no rejection goes unhandled. */
+  private write(sql: string, params?: unknown[]): Promise<QueryResult> {
+    const answer = this.client.query(sql, params) as Promise<QueryResult>;
+    this.answers.push(
+      answer.then(
+        () => undefined,
+        (error: unknown) => {
+          // Wrapped as TypeORM wraps the work's statements, so error mappers see one shape.
+          this.failure ??= {
+            error:
+              error instanceof QueryFailedError ? error : new QueryFailedError(sql, params, error as Error),
+          };
+        },
+      ),
+    );
+    return answer;
+  }
+}
+
+/** TypeORM's fields for an open transaction (protected in its typings; startTransaction sets them). */
+function trackTransaction(runner: QueryRunner, active: boolean): void {
+  const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
+  state.isTransactionActive = active;
+  state.transactionDepth = active ? 1 : 0;
+}
