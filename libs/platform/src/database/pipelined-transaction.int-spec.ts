@@ -179,6 +179,35 @@ describe('pipelined transactions', () => {
     expect(await items('e')).toEqual([]);
   });
 
+  it('sends a write it does not wait for with the next statement it does', async () => {
+    const driver = watchDriver();
+    try {
+      await runInTransaction(dataSource, logger, async (tx) => {
+        tx.send({ sql: 'INSERT INTO pipelined_items (id) VALUES ($1)', params: ['g1'] });
+        await tx.manager.query('INSERT INTO pipelined_items (id) VALUES ($1)', ['g2']);
+      });
+    } finally {
+      driver.restore();
+    }
+    expect(driver.texts).toEqual(['START TRANSACTION', 'INSERT INTO', 'INSERT INTO', 'COMMIT']);
+    expect(driver.roundTrips()).toBe(2);
+    expect([...(await items('g1')), ...(await items('g2'))]).toEqual([{ id: 'g1' }, { id: 'g2' }]);
+  });
+
+  it("fails the transaction with a sent write's own error, not the next statement's", async () => {
+    await dataSource.query('INSERT INTO pipelined_items (id) VALUES ($1)', ['h-taken']);
+    await expect(
+      runInTransaction(dataSource, logger, async (tx) => {
+        await tx.manager.query('INSERT INTO pipelined_items (id) VALUES ($1)', ['h']);
+        tx.send({ sql: 'INSERT INTO pipelined_items (id) VALUES ($1)', params: ['h-taken'] });
+        // Postgres refuses this one as "current transaction is aborted": the cause is the write before it.
+        await tx.manager.query('SELECT 1');
+      }),
+    ).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23505' }) });
+    expect(await items('h')).toEqual([]);
+    await connectionIsClean();
+  });
+
   it('sends transactionWithSettings’ BEGIN and settings with its first statement', async () => {
     const driver = watchDriver();
     let mode: unknown;

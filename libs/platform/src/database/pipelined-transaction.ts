@@ -85,6 +85,14 @@ export class PipelinedTransaction {
     return this.runner.release();
   }
 
+  /**
+   * Writes `statement` now, behind everything written before it, and does not wait for its answer: it
+   * travels with the next statement the work awaits, or with COMMIT. Its failure fails the transaction.
+   */
+  send(statement: Statement): void {
+    void this.write(statement.sql, statement.params);
+  }
+
   /** Written now and answered later; its failure is recorded, so no rejection goes unhandled. */
   private write(sql: string, params?: unknown[]): Promise<QueryResult> {
     const answer = this.client.query(sql, params) as Promise<QueryResult>;

@@ -25,13 +25,27 @@ export interface TransactionContext {
    * whole transaction back and rejects runInTransaction. At most once per transaction.
    */
   finishWith(statement: Statement): void;
+  /**
+   * A write whose answer nothing waits for: sent now, behind the statements before it, and answered with
+   * the next statement the work awaits, or with COMMIT: no round trip of its own. Its failure fails the
+   * transaction (runInTransaction rejects with it). For a write whose outcome the work can plan without
+   * reading it back (a durable job's record).
+   */
+  send(statement: Statement): void;
 }
 
 class OpenTransaction implements TransactionContext {
   readonly hooks: (() => Promise<unknown> | unknown)[] = [];
   last: Statement | undefined;
+  readonly manager: EntityManager;
 
-  constructor(readonly manager: EntityManager) {}
+  constructor(private readonly open: PipelinedTransaction) {
+    this.manager = open.manager;
+  }
+
+  send(statement: Statement): void {
+    this.open.send(statement);
+  }
 
   afterCommit(hook: () => Promise<unknown> | unknown): void {
     this.hooks.push(hook);
@@ -61,7 +75,7 @@ export async function runInTransaction<R>(
   options: TransactionOptions = {},
 ): Promise<R> {
   const open = await PipelinedTransaction.open(dataSource);
-  const tx = new OpenTransaction(open.manager);
+  const tx = new OpenTransaction(open);
   let result: R;
   try {
     // The transaction's events are written by its closing statement (outbox-writer.ts).

@@ -15,7 +15,8 @@ import { Metrics } from '../metrics/metrics';
 import { PlatformModule } from '../nest/platform.module';
 import { DurableJobs } from './durable-jobs';
 import { HandleJob } from './handle-job.decorator';
-import { JobRunInfo, JobsOptions } from './job.types';
+import { bullJobIdOf, JobRun, JobRunInfo, JobsOptions } from './job.types';
+import { JobStore } from './job-store';
 
 /**
  * Durable jobs against the real Postgres and Redis, with two instances of a test app (two replicas:
@@ -247,6 +248,37 @@ describe('durable jobs', () => {
     });
     expect(await effectsOf([kept, rolledBack])).toEqual(new Map([[kept, 1]]));
     expect(await jobsOf([rolledBack])).toEqual([]);
+  });
+
+  it('runs a (kind, subject) scheduled twice once: the second records nothing and its run finds nothing to claim', async () => {
+    const [subject] = subjectsOf('twice', 1);
+    const planned = jest.spyOn(JobStore.prototype, 'planned');
+    const enqueued = jest.spyOn(DurableJobs.prototype, 'enqueue');
+    let runs: JobRun[];
+    try {
+      await schedule([{ kind: 'test_effect', subjectId: subject, dueAt: new Date() }]);
+      await schedule([{ kind: 'test_effect', subjectId: subject, dueAt: new Date() }]);
+      // Read before mockRestore, which forgets them. Both runs are in BullMQ once their enqueues are done.
+      runs = planned.mock.results.map((result) => (result.value as ReturnType<JobStore['planned']>).run);
+      await Promise.all(enqueued.mock.results.map((result) => result.value as Promise<void>));
+      expect(enqueued).toHaveBeenCalledTimes(2);
+    } finally {
+      planned.mockRestore();
+      enqueued.mockRestore();
+    }
+    const [first, second] = runs;
+    const queue = replicaA.get(DurableJobs).queue;
+    await waitFor(async () => (await jobsOf([subject]))[0]?.status === 'done', {
+      what: 'the first run to finish',
+    });
+    await waitFor(async () => (await queue.getJobState(bullJobIdOf(second))) === 'unknown', {
+      what: 'the second run to finish',
+    });
+    expect((await jobsOf([subject])).length).toBe(1);
+    expect(
+      (await data().query('SELECT job_id FROM durable_jobs WHERE subject_id = $1', [subject]))[0].job_id,
+    ).toBe(first.id);
+    expect(await effectsOf([subject])).toEqual(new Map([[subject, 1]]));
   });
 
   it('loses none of 200 waiting jobs when Redis is emptied, and two replicas run each exactly once', async () => {

@@ -36,8 +36,11 @@ export class DurableJobs {
         `cannot schedule job kind ${job.kind}: no @HandleJob handler records it in durable_jobs`,
       );
     }
-    const run = await this.store.insert(tx.manager, job);
-    if (run) tx.afterCommit(() => this.enqueue([run]));
+    // The record's answer is not waited for (it rides with the transaction's next statement): its run is
+    // known beforehand, and a (kind, subject) already scheduled records nothing (job-store.ts).
+    const { run, record } = this.store.planned(job);
+    tx.send(record);
+    tx.afterCommit(() => this.enqueue([run]));
   }
 
   /**

@@ -33,17 +33,20 @@ const runOf = (row: JobRow): JobRun => ({
 
 @Injectable()
 export class JobStore {
-  /** The run to enqueue after commit, or undefined when this (kind, subject) was already scheduled. */
-  async insert(executor: Executor, job: NewJob): Promise<JobRun | undefined> {
-    const [row] = rowsOf<JobRow>(
-      await executor.query(
-        `INSERT INTO durable_jobs (job_id, kind, subject_id, due_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (kind, subject_id) DO NOTHING
-         RETURNING job_id, kind, subject_id, attempts, due_at`,
-        [newId('job'), job.kind, job.subjectId, job.dueAt],
-      ),
-    );
-    return row ? runOf(row) : undefined;
+  /**
+   * The first run of a new job, and the statement that records it. A (kind, subject) already scheduled
+   * records nothing; its run, enqueued all the same, then finds no row to claim and ends as `stale`.
+   */
+  planned(job: NewJob): { run: JobRun; record: { sql: string; params: unknown[] } } {
+    const run: JobRun = { kind: job.kind, id: newId('job'), attempt: 1, dueAt: job.dueAt };
+    return {
+      run,
+      record: {
+        sql: `INSERT INTO durable_jobs (job_id, kind, subject_id, due_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (kind, subject_id) DO NOTHING`,
+        params: [run.id, job.kind, job.subjectId, job.dueAt],
+      },
+    };
   }
 
   /** Takes run `attempt` of a pending job under a lease; undefined if the run is stale or held by another worker. */
