@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { Client, ClientConfig } from 'pg';
 import { Attributes, context, Context, Span, SpanKind, trace } from '@opentelemetry/api';
 import { scrubText } from '../logging/redaction';
 import { markFailed, tracer } from './tracer';
@@ -33,7 +33,22 @@ interface OpenTransaction {
 type QueryFunction = (this: Client, ...args: unknown[]) => unknown;
 type TracedState = Client & { [OPEN_TRANSACTION]?: OpenTransaction };
 
-export class TracedPgClient extends Client {}
+export class TracedPgClient extends Client {
+  constructor(config?: string | ClientConfig) {
+    super(config);
+    // A connection's error event with no listener would throw out of its socket handler and end the
+    // process. The pool listens while a client is idle and TypeORM while one is checked out, but a new
+    // connection is handed over from inside its own socket handler (its ReadyForQuery), and TypeORM
+    // attaches its listener a microtask later: a FATAL that Postgres sent right behind it (a backend
+    // terminated as it started) is emitted in between. The client is dead either way: its queries fail
+    // (not queryable) and their callers see that; this listener only keeps the process alive.
+    this.on('error', ignoreUnownedError);
+  }
+}
+
+function ignoreUnownedError(): void {
+  // The owners (pool, TypeORM) log and discard the client when they listen; see TracedPgClient.
+}
 
 /** The traced client whose parameterised queries are named prepared statements (database/prepared-statements.ts). */
 export class PreparedPgClient extends TracedPgClient {}
