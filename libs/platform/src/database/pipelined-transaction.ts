@@ -24,8 +24,8 @@ export interface Statement {
  *   the outcome is read from every answer written here and from COMMIT's tag, never from COMMIT alone.
  *
  * The work's own statements go through TypeORM's manager and are awaited, as before. A failure of
- * something written here and not awaited (BEGIN) is the transaction's failure: it is what `fail` throws,
- * rather than the "current transaction is aborted" the work's next statement then gets.
+ * something written here and not awaited (BEGIN, a `send`) is the transaction's failure: it is what `fail`
+ * throws, rather than the "current transaction is aborted" the work's next statement then gets.
  */
 export class PipelinedTransaction {
   private readonly answers: Promise<void>[] = [];
@@ -55,11 +55,11 @@ export class PipelinedTransaction {
   }
 
   /**
-   * Writes `last` (when given) and COMMIT in one round trip; answers `last`'s rows once both are answered.
-   * Rejects with the first failure of anything written here, or when COMMIT was answered ROLLBACK.
+   * Writes `last` (when given) and COMMIT in one round trip. Rejects with the first failure of anything
+   * written here, or when COMMIT was answered ROLLBACK.
    */
-  async commit(last?: Statement): Promise<unknown[]> {
-    const lastAnswer = last ? this.write(last.sql, last.params) : undefined;
+  async commit(last?: Statement): Promise<void> {
+    if (last) this.send(last);
     const committed = this.write('COMMIT');
     this.ending = true;
     await Promise.all(this.answers);
@@ -67,7 +67,6 @@ export class PipelinedTransaction {
     const { command } = await committed;
     if (command !== 'COMMIT')
       throw new Error(`the transaction was not committed: COMMIT answered ${command}`);
-    return lastAnswer ? (await lastAnswer).rows : [];
   }
 
   /**

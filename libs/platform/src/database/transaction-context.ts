@@ -65,8 +65,8 @@ export interface TransactionOptions {
 /**
  * Runs `work` in a transaction whose BEGIN rides with the work's first statement and whose COMMIT rides
  * with its events and its `finishWith` statement (pipelined-transaction.ts): a transaction of n statements
- * of the work is n + 1 round trips with events, n without, where it was n + 2 or n + 3. No savepoint is
- * opened around `work`; a nested `manager.transaction` is one.
+ * of the work is n + 1 round trips, where it was n + 2, or n + 3 with events. A nested
+ * `manager.transaction` in `work` is a savepoint of this one.
  */
 export async function runInTransaction<R>(
   dataSource: DataSource,

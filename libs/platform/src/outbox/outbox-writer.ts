@@ -12,11 +12,11 @@ import { traceHeaders } from '../tracing/propagation';
  * the writer's correlation id and trace context, which the relay publishes with the event.
  *
  * Inside runInTransaction (every command and most jobs) the rows are buffered and written by one
- * statement sent with the commit (closingStatement): a create-intent's four events cost no round trip of
- * their own. Elsewhere (a bare executor) the row is inserted at once. Buffering changes nothing a reader could
- * see: nobody else sees the rows before the commit, and a rolled-back transaction writes none. (A
- * ROLLBACK TO SAVEPOINT would not drop rows buffered after the savepoint: no code appends an event inside
- * one; the only savepoint, issuing's hold, wraps ledger postings.)
+ * statement sent with the commit (closingStatement): a create-intent's four events cost no round trip
+ * of their own. Elsewhere (a bare executor) the row is inserted at once. Buffering changes nothing a
+ * reader could see: nobody else sees the rows before the commit, and a rolled-back transaction writes
+ * none. (A ROLLBACK TO SAVEPOINT would not drop rows buffered after the savepoint: no code appends an
+ * event inside one; the only savepoint, issuing's hold, wraps ledger postings.)
  *
  * A transaction buffered with `deferWake` (a staged command's first one) does not wake the relay at once:
  * the insert also sets the transaction-local `paygrid.outbox_wake`, so the trigger's notification says
@@ -55,7 +55,7 @@ export interface OutboxBuffering {
   deferWake?: boolean;
 }
 
-/** From now on, events appended through `executor` wait for the transaction's closing statement (closingStatement). */
+/** From now on, events appended through `executor` wait for the transaction's closing statement. */
 export function bufferOutbox(executor: Executor, options: OutboxBuffering = {}): void {
   buffered.set(executor, { rows: [], deferWake: options.deferWake ?? false });
 }
@@ -64,8 +64,7 @@ export function bufferOutbox(executor: Executor, options: OutboxBuffering = {}):
  * Runs `statement` (its parameters $1..$n) with the rows buffered so far written by the same statement,
  * as a data-modifying CTE ahead of it: one round trip for both, and the rows exist iff it commits, as
  * with closingStatement. A job's run records its `done` with it. Rows appended afterwards are still
- * buffered for the closing statement. The statement's result is
- * returned as the executor gives it.
+ * buffered for the closing statement. The statement's result is returned as the executor gives it.
  */
 export async function flushOutboxWith(
   executor: Executor,
