@@ -56,6 +56,12 @@ export function createDataSource(options: DatabaseOptions): DataSource {
 
 export type Executor = Pick<EntityManager, 'query'>;
 
+/** A statement and its parameters ($1..$n), sent later or composed into another. */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
 /**
  * The rows of a query result: TypeORM's pg driver answers UPDATE/DELETE ... RETURNING with
  * [rows, count] and SELECT/INSERT with rows (one reading, shared with libs/state-machine).

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { bufferOutbox, OutboxBuffering, takeBufferedOutbox } from '../outbox/outbox-writer';
-import { Executor } from './data-source';
+import { Executor, Statement } from './data-source';
 
 /**
  * A write that is one statement needs no BEGIN and COMMIT: Postgres runs a statement sent alone in a
@@ -33,10 +33,7 @@ class EventCollector implements Executor {
 }
 
 /** The SQL and parameters of `statement`, with the events appended so far to `events`, if given, written by it. */
-export function composeStatement(
-  statement: OneStatement,
-  events?: Executor,
-): { sql: string; params: unknown[] } {
+export function composeStatement(statement: OneStatement, events?: Executor): Statement {
   const appended = events
     ? takeBufferedOutbox(events, statement.params.length + 1, statement.eventsOnlyIf)
     : undefined;
@@ -45,6 +42,16 @@ export function composeStatement(
     sql: ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n${statement.select}` : statement.select,
     params: appended ? [...statement.params, ...appended.params] : statement.params,
   };
+}
+
+/**
+ * A transaction's closing write (runInTransaction sends it with COMMIT): `statement`, if any, with the
+ * events buffered on `executor` so far written by it, or those events' insert alone; the buffer closed.
+ * Undefined when there is neither.
+ */
+export function closingStatement(executor: Executor, statement?: Statement): Statement | undefined {
+  if (!statement) return takeBufferedOutbox(executor, 1);
+  return composeStatement({ ctes: [], select: statement.sql, params: statement.params }, executor);
 }
 
 /**

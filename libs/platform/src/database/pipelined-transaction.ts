@@ -1,11 +1,6 @@
 import { Client, QueryResult } from 'pg';
 import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
-
-/** A statement and its parameters ($1..$n). */
-export interface Statement {
-  sql: string;
-  params: unknown[];
-}
+import { Statement } from './data-source';
 
 /**
  * One transaction on one pooled connection, whose BEGIN and COMMIT cost no round trip of their own

@@ -1,7 +1,9 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { Logger } from 'pino';
-import { bufferOutbox, closingStatement, OutboxBuffering } from '../outbox/outbox-writer';
-import { PipelinedTransaction, Statement } from './pipelined-transaction';
+import { bufferOutbox, OutboxBuffering } from '../outbox/outbox-writer';
+import { closingStatement } from './one-statement';
+import { Statement } from './data-source';
+import { PipelinedTransaction } from './pipelined-transaction';
 
 /**
  * One open database transaction, with the one thing every write path needs besides SQL: work that must

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { newId } from '@paygrid/ids';
-import { Executor, rowsOf } from '../database/data-source';
+import { Executor, rowsOf, Statement } from '../database/data-source';
 import { flushOutboxWith } from '../outbox/outbox-writer';
 import { JobRun, NewJob } from './job.types';
 
@@ -37,7 +37,7 @@ export class JobStore {
    * The first run of a new job, and the statement that records it. A (kind, subject) already scheduled
    * records nothing; its run, enqueued all the same, then finds no row to claim and ends as `stale`.
    */
-  planned(job: NewJob): { run: JobRun; record: { sql: string; params: unknown[] } } {
+  planned(job: NewJob): { run: JobRun; record: Statement } {
     const run: JobRun = { kind: job.kind, id: newId('job'), attempt: 1, dueAt: job.dueAt };
     return {
       run,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DomainEvent, EVENT_ENVELOPE_VERSION, EventCategory, EventTopic } from '@paygrid/contracts';
-import { Executor } from '../database/data-source';
+import { Executor, Statement } from '../database/data-source';
 import { currentCorrelationId, CORRELATION_HEADER } from '../logging/correlation';
 import { traceHeaders } from '../tracing/propagation';
 
@@ -12,11 +12,11 @@ import { traceHeaders } from '../tracing/propagation';
  * the writer's correlation id and trace context, which the relay publishes with the event.
  *
  * Inside runInTransaction (every command and most jobs) the rows are buffered and written by one
- * statement sent with the commit (closingStatement): a create-intent's four events cost no round trip
- * of their own. Elsewhere (a bare executor) the row is inserted at once. Buffering changes nothing a
- * reader could see: nobody else sees the rows before the commit, and a rolled-back transaction writes
- * none. (A ROLLBACK TO SAVEPOINT would not drop rows buffered after the savepoint: no code appends an
- * event inside one; the only savepoint, issuing's hold, wraps ledger postings.)
+ * statement sent with the commit (closingStatement, one-statement.ts): a create-intent's four events
+ * cost no round trip of their own. Elsewhere (a bare executor) the row is inserted at once. Buffering
+ * changes nothing a reader could see: nobody else sees the rows before the commit, and a rolled-back
+ * transaction writes none. (A ROLLBACK TO SAVEPOINT would not drop rows buffered after the savepoint: no
+ * code appends an event inside one; the only savepoint, issuing's hold, wraps ledger postings.)
  *
  * A transaction buffered with `deferWake` (a staged command's first one) does not wake the relay at once:
  * the insert also sets the transaction-local `paygrid.outbox_wake`, so the trigger's notification says
@@ -63,45 +63,20 @@ export function bufferOutbox(executor: Executor, options: OutboxBuffering = {}):
 /**
  * Runs `statement` (its parameters $1..$n) with the rows buffered so far written by the same statement,
  * as a data-modifying CTE ahead of it: one round trip for both, and the rows exist iff it commits, as
- * with closingStatement. A job's run records its `done` with it. Rows appended afterwards are still
+ * with a transaction's closing statement (closingStatement, one-statement.ts). A job's run records its
+ * `done` with it. Rows appended afterwards are still
  * buffered for the closing statement. The statement's result is returned as the executor gives it.
  */
-export async function flushOutboxWith(
-  executor: Executor,
-  statement: { sql: string; params: unknown[] },
-): Promise<unknown> {
+export async function flushOutboxWith(executor: Executor, statement: Statement): Promise<unknown> {
   const buffer = buffered.get(executor);
   if (!buffer || buffer.rows.length === 0) return executor.query(statement.sql, statement.params);
   const rows = buffer.rows;
   buffer.rows = [];
   const events = insertRowsStatement(rows, statement.params.length + 1, buffer.deferWake);
-  const composed = withEventsAhead(statement, events);
-  return executor.query(composed.sql, composed.params);
-}
-
-/**
- * A transaction's closing write (runInTransaction sends it with COMMIT): `statement`, if any, with the
- * rows buffered so far written by it, or those rows' insert alone; the buffer closed. Undefined when
- * there is neither.
- */
-export function closingStatement(
-  executor: Executor,
-  statement?: { sql: string; params: unknown[] },
-): { sql: string; params: unknown[] } | undefined {
-  const events = takeBufferedOutbox(executor, (statement?.params.length ?? 0) + 1);
-  if (!statement) return events;
-  return events ? withEventsAhead(statement, events) : statement;
-}
-
-/** `statement` with `events` (parameters numbered after its own) as a data-modifying CTE ahead of it. */
-function withEventsAhead(
-  statement: { sql: string; params: unknown[] },
-  events: { sql: string; params: unknown[] },
-): { sql: string; params: unknown[] } {
-  return {
-    sql: `WITH appended_events AS (${events.sql}) ${statement.sql}`,
-    params: [...statement.params, ...events.params],
-  };
+  return executor.query(`WITH appended_events AS (${events.sql}) ${statement.sql}`, [
+    ...statement.params,
+    ...events.params,
+  ]);
 }
 
 /**
@@ -109,14 +84,14 @@ function withEventsAhead(
  * array parameters numbered from `first`), and the buffer closed: an event appended afterwards is
  * inserted on its own through `executor`. `onlyIf`, an SQL condition over the statement's earlier CTEs,
  * writes the rows only when it holds (the row they announce was inserted). Undefined when none is
- * buffered. runAsOneStatement (database/one-statement.ts) is its user: a write whose one statement
+ * buffered. Its users are in database/one-statement.ts (runAsOneStatement, closingStatement): a write whose one statement
  * carries its events needs no BEGIN and COMMIT.
  */
 export function takeBufferedOutbox(
   executor: Executor,
   first: number,
   onlyIf?: string,
-): { sql: string; params: unknown[] } | undefined {
+): Statement | undefined {
   const buffer = buffered.get(executor);
   buffered.delete(executor);
   if (!buffer || buffer.rows.length === 0) return undefined;
@@ -140,7 +115,7 @@ function insertRowsStatement(
   first: number,
   deferWake = false,
   onlyIf?: string,
-): { sql: string; params: unknown[] } {
+): Statement {
   const [ids, topics, keys, payloads, headers] = [0, 1, 2, 3, 4].map(
     (offset) => `$${first + offset}::text[]`,
   );
