@@ -84,8 +84,8 @@ export async function flushOutboxWith(executor: Executor, statement: Statement):
  * array parameters numbered from `first`), and the buffer closed: an event appended afterwards is
  * inserted on its own through `executor`. `onlyIf`, an SQL condition over the statement's earlier CTEs,
  * writes the rows only when it holds (the row they announce was inserted). Undefined when none is
- * buffered. Its users are in database/one-statement.ts (runAsOneStatement, closingStatement): a write whose one statement
- * carries its events needs no BEGIN and COMMIT.
+ * buffered. Its users are in database/one-statement.ts (runAsOneStatement, closingStatement): a write
+ * whose one statement carries its events needs no BEGIN and COMMIT of its own.
  */
 export function takeBufferedOutbox(
   executor: Executor,
