@@ -3,6 +3,7 @@ import { Attributes, context, Context, Span, SpanKind, trace } from '@openteleme
 import { scrubText } from '../logging/redaction';
 import { markFailed, tracer } from './tracer';
 import { forgetPreparedOnResultChange, preparedQuery } from '../database/prepared-statements';
+import { coalesceWritesThisTick } from '../database/write-coalescing';
 
 /**
  * Database spans at the driver: TracedPgClient is the pg Client the pool creates (node-postgres's
@@ -57,6 +58,7 @@ const driverQuery = Client.prototype.query as unknown as QueryFunction;
 
 /** Sends a query through the driver: `[text, values]` named when the client prepares statements. */
 function send(client: Client, args: unknown[]): unknown {
+  coalesceWritesThisTick(client);
   const [text, values] = args;
   if (
     !(client instanceof PreparedPgClient) ||
