@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WebhookReceiver } from '@paygrid/testing';
 import { CpuGroup, cpuBetween, cpuPerOperation, idleCpuRate, sampleCpu } from '../process-cpu';
 import { databaseWorkPerOperation, sampleServer, walPerOperation } from '../database-work';
+import { sampleSwitches, switchesBetween, switchesPerOperation, switchRate } from '../process-switches';
 import { offsetCommitRecords } from '../kafka-work';
 import { summarise } from '../stats';
 import { CreateIntentClient, createIntentClient, runCreateIntents } from './bench-acquiring';
@@ -71,15 +72,25 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
 
     options.say('  create-intent, concurrency 16, 10 s (CPU from /proc, webhook latency at the receiver)');
     await drained(arrivals);
+    const idleSwitchesBefore = sampleSwitches(options.cpuGroups);
+    const idleSwitchesStart = Date.now();
     const idlePerMs = await idleCpuRate(options.cpuGroups, IDLE_SAMPLE_MS);
+    const idleSwitchesPerMs = switchRate(
+      options.cpuGroups,
+      idleSwitchesBefore,
+      sampleSwitches(options.cpuGroups),
+      Date.now() - idleSwitchesStart,
+    );
     const runStart = Date.now();
     const serverBefore = await sampleServer(options.databases.serverUrl, options.databases.suffix);
     const offsetsBefore = await offsetCommitRecords(options.kafkaBrokers);
+    const switchesBefore = sampleSwitches(options.cpuGroups);
     const before = sampleCpu(options.cpuGroups);
     const loaded = await runCreateIntents(client, { concurrency: 16 });
     const runEnd = Date.now();
     await drained(arrivals);
     const after = sampleCpu(options.cpuGroups);
+    const switchesAfter = sampleSwitches(options.cpuGroups);
     const measuredMs = Date.now() - runStart;
     const serverAfter = await sampleServer(options.databases.serverUrl, options.databases.suffix);
     const offsetsAfter = await offsetCommitRecords(options.kafkaBrokers);
@@ -87,6 +98,12 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const databaseWork = databaseWorkPerOperation(serverBefore.databases, serverAfter.databases, creates, options.databases.suffix);
     const used = cpuBetween(options.cpuGroups, before, after);
     const cpu = cpuPerOperation(options.cpuGroups, used, creates, { perMs: idlePerMs, runMs: measuredMs });
+    const wakeups = switchesPerOperation(
+      options.cpuGroups,
+      switchesBetween(options.cpuGroups, switchesBefore, switchesAfter),
+      creates,
+      { perMs: idleSwitchesPerMs, runMs: measuredMs },
+    );
     const ofRun = arrivals.filter((arrival) => arrival.createdAt >= runStart && arrival.createdAt <= runEnd);
     const webhook = summarise(ofRun.map((arrival) => arrival.at - arrival.createdAt));
 
@@ -115,6 +132,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
       acquiring_create_intent: {
         ...loaded,
         ...cpu,
+        ...wakeups,
         ...databaseWork,
         ...walPerOperation(serverBefore.wal, serverAfter.wal, creates),
         offset_commit_records_per_op: creates > 0 ? Math.round(((offsetsAfter - offsetsBefore) / creates) * 100) / 100 : 0,
