@@ -27,6 +27,8 @@ export interface CpuGroup {
   shared?: boolean;
   /** Left out of the total: a part of another group, reported to show where that group's CPU goes. */
   partOf?: string;
+  /** A server the apps wait on (Postgres, the broker, Redis): its wake-ups count requests (process-switches.ts). */
+  server?: boolean;
 }
 
 export type CpuSample = Map<string, Map<number, number>>;
@@ -91,15 +93,15 @@ export function stackCpuGroups(apps: { name: string; pid: number | undefined }[]
   const suffix = databaseSuffix.replace(/[^a-z0-9_]/gi, '');
   return [
     ...apps.map((app) => ({ name: app.name, pids: () => (app.pid === undefined ? [] : [app.pid]) })),
-    { name: 'postgres', pids: () => pidsMatching(new RegExp(`^postgres: .*\\w${suffix} `)) },
+    { name: 'postgres', pids: () => pidsMatching(new RegExp(`^postgres: .*\\w${suffix} `)), server: true },
     // Named as database-work.ts names its figures: the database without its `paygrid_` prefix.
     ...APP_CATALOG.map(({ database }) => ({
       name: `postgres_${database.replace(/^paygrid_/, '')}`,
       pids: () => pidsMatching(new RegExp(`^postgres: (?:\\S+: )?\\S+ ${database}${suffix} `)),
       partOf: 'postgres',
     })),
-    { name: 'kafka', pids: () => pidsMatching(/kafka\.Kafka /) },
-    { name: 'redis', pids: () => pidsMatching(/^redis-server /) },
+    { name: 'kafka', pids: () => pidsMatching(/kafka\.Kafka /), server: true },
+    { name: 'redis', pids: () => pidsMatching(/^redis-server /), server: true },
     {
       name: 'postgres_shared',
       pids: () => pidsMatching(/^postgres: \S+ (checkpointer|background writer|walwriter|autovacuum)/),

@@ -11,7 +11,7 @@ describe('parseSwitches', () => {
 describe('switchesPerOperation', () => {
   const groups: CpuGroup[] = [
     { name: 'acquiring', pids: () => [10] },
-    { name: 'postgres', pids: () => [20, 21] },
+    { name: 'postgres', pids: () => [20, 21], server: true },
     { name: 'postgres_acquiring', pids: () => [20], partOf: 'postgres' },
     { name: 'postgres_shared', pids: () => [30], shared: true },
   ];
@@ -23,7 +23,7 @@ describe('switchesPerOperation', () => {
       ]),
     );
 
-  it('sums the wake-ups of the counted groups per operation, less what the stack does idle in as long', () => {
+  it('sums the servers\' wake-ups per operation, less what the stack does idle in as long', () => {
     const before = sample({ acquiring: [[10, 100, 5]], postgres: [[20, 50, 0]], postgres_acquiring: [[20, 50, 0]] });
     const after = sample({
       acquiring: [[10, 400, 25]],
@@ -36,8 +36,9 @@ describe('switchesPerOperation', () => {
     const idle = { perMs: { acquiring: { voluntary: 0.01, preempted: 0 } }, runMs: 10_000 };
 
     expect(switchesPerOperation(groups, between, 10, idle)).toEqual({
-      // acquiring (300 - 100 idle) / 10 = 20, postgres 300 / 10 = 30; the part and the shared group are not summed.
-      wakeups_per_operation: 50,
+      // acquiring (300 - 100 idle) / 10 = 20, not a server; postgres 300 / 10 = 30; the part and the shared
+      // group are not summed.
+      server_wakeups_per_operation: 30,
       preemptions_per_operation: 3,
       wakeups_per_op_acquiring: 20,
       wakeups_per_op_postgres: 30,

@@ -75,9 +75,11 @@ export function switchesBetween(groups: CpuGroup[], before: SwitchSample, after:
 }
 
 /**
- * Wake-ups (voluntary switches) per operation, per group and summed over the groups the CPU figure sums,
- * with what the stack does idle over the same length subtracted (its timers and polls are a rate, not a cost
- * of the operations); preemptions per operation summed, as a sign of contention.
+ * Wake-ups (voluntary switches) per operation, per group, with what the stack does idle over the same length
+ * subtracted (its timers and polls are a rate, not a cost of the operations). The sum is over the servers
+ * only: a server blocks once per request it waits for, while a busy app's event loop finds work waiting and
+ * seldom blocks, so an app's figure falls as load rises and says little about the work. Preemptions per
+ * operation are summed over every counted group, as a sign of contention.
  */
 export function switchesPerOperation(
   groups: CpuGroup[],
@@ -96,10 +98,10 @@ export function switchesPerOperation(
     const value = Math.max(0, counted.voluntary - idleWakeups) / operations;
     per[`wakeups_per_op_${group.name.replace(/-/g, '_')}`] = rounded(value);
     if (group.shared || group.partOf) continue;
-    wakeups += value;
+    if (group.server) wakeups += value;
     preempted += counted.preempted / operations;
   }
-  return { wakeups_per_operation: rounded(wakeups), preemptions_per_operation: rounded(preempted), ...per };
+  return { server_wakeups_per_operation: rounded(wakeups), preemptions_per_operation: rounded(preempted), ...per };
 }
 
 /** Each group's switches per ms of wall clock between two samples `ms` apart (the stack idle). */
