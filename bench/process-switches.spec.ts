@@ -3,7 +3,8 @@ import { parseSwitches, switchesBetween, switchesPerOperation, SwitchSample } fr
 
 describe('parseSwitches', () => {
   it('reads both counters of a /proc status text', () => {
-    const status = 'Name:\tnode\nState:\tS (sleeping)\nvoluntary_ctxt_switches:\t1234\nnonvoluntary_ctxt_switches:\t56\n';
+    const status =
+      'Name:\tnode\nState:\tS (sleeping)\nvoluntary_ctxt_switches:\t1234\nnonvoluntary_ctxt_switches:\t56\n';
     expect(parseSwitches(status)).toEqual({ voluntary: 1234, preempted: 56 });
   });
 });
@@ -23,12 +24,19 @@ describe('switchesPerOperation', () => {
       ]),
     );
 
-  it('sums the servers\' wake-ups per operation, less what the stack does idle in as long', () => {
-    const before = sample({ acquiring: [[10, 100, 5]], postgres: [[20, 50, 0]], postgres_acquiring: [[20, 50, 0]] });
+  it("sums the servers' wake-ups per operation, less what the stack does idle in as long", () => {
+    const before = sample({
+      acquiring: [[10, 100, 5]],
+      postgres: [[20, 50, 0]],
+      postgres_acquiring: [[20, 50, 0]],
+    });
     const after = sample({
       acquiring: [[10, 400, 25]],
       // Backend 21 opened during the run: all of its switches count.
-      postgres: [[20, 250, 10], [21, 100, 0]],
+      postgres: [
+        [20, 250, 10],
+        [21, 100, 0],
+      ],
       postgres_acquiring: [[20, 250, 10]],
       postgres_shared: [[30, 999, 9]],
     });

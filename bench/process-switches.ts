@@ -60,7 +60,11 @@ export function parseSwitches(status: string): Switches {
 }
 
 /** Each group's switches between two samples; a process born in between counts all of its own. */
-export function switchesBetween(groups: CpuGroup[], before: SwitchSample, after: SwitchSample): Record<string, Switches> {
+export function switchesBetween(
+  groups: CpuGroup[],
+  before: SwitchSample,
+  after: SwitchSample,
+): Record<string, Switches> {
   const between: Record<string, Switches> = {};
   for (const group of groups) {
     const start = before.get(group.name) ?? new Map<number, Switches>();
@@ -101,11 +105,20 @@ export function switchesPerOperation(
     if (group.server) wakeups += value;
     preempted += counted.preempted / operations;
   }
-  return { server_wakeups_per_operation: rounded(wakeups), preemptions_per_operation: rounded(preempted), ...per };
+  return {
+    server_wakeups_per_operation: rounded(wakeups),
+    preemptions_per_operation: rounded(preempted),
+    ...per,
+  };
 }
 
 /** Each group's switches per ms of wall clock between two samples `ms` apart (the stack idle). */
-export function switchRate(groups: CpuGroup[], before: SwitchSample, after: SwitchSample, ms: number): Record<string, Switches> {
+export function switchRate(
+  groups: CpuGroup[],
+  before: SwitchSample,
+  after: SwitchSample,
+  ms: number,
+): Record<string, Switches> {
   const between = switchesBetween(groups, before, after);
   return Object.fromEntries(
     Object.entries(between).map(([name, counted]) => [

@@ -15,7 +15,10 @@ import { runInTransaction } from './transaction-context';
 const logger = { warn: () => undefined } as unknown as Logger;
 
 function countSocketWrites() {
-  const prototype = Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
+  const prototype = Socket.prototype as unknown as Record<
+    '_write' | '_writev',
+    (...args: unknown[]) => unknown
+  >;
   let writes = 0;
   const spies = (['_write', '_writev'] as const).map((method) => {
     const original = prototype[method];
@@ -56,7 +59,9 @@ describe('one socket write per tick', () => {
     }
     // Four queries (BEGIN, INSERT, the events' statement, COMMIT): four writes without coalescing.
     expect(socket.writes()).toBe(2);
-    expect(await dataSource.query('SELECT id FROM coalesced_items WHERE id = $1', ['a'])).toEqual([{ id: 'a' }]);
+    expect(await dataSource.query('SELECT id FROM coalesced_items WHERE id = $1', ['a'])).toEqual([
+      { id: 'a' },
+    ]);
   });
 
   it('still answers each query of a shared write on its own: one failing leaves the others applied', async () => {
@@ -78,9 +83,8 @@ describe('one socket write per tick', () => {
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ driverError: { code: '23505' } });
     expect(socket.writes()).toBe(1);
-    expect(await dataSource.query(`SELECT id FROM coalesced_items WHERE id IN ('b', 'c') ORDER BY id`)).toEqual([
-      { id: 'b' },
-      { id: 'c' },
-    ]);
+    expect(
+      await dataSource.query(`SELECT id FROM coalesced_items WHERE id IN ('b', 'c') ORDER BY id`),
+    ).toEqual([{ id: 'b' }, { id: 'c' }]);
   });
 });
