@@ -17,6 +17,8 @@ import { DurableJobs } from './durable-jobs';
 import { HandleJob } from './handle-job.decorator';
 import { bullJobIdOf, JobRun, JobRunInfo, JobsOptions } from './job.types';
 import { JobStore } from './job-store';
+import { JobReconciler } from './job-reconciler';
+import { LocalJobTimers } from './local-job-timers';
 
 /**
  * Durable jobs against the real Postgres and Redis, with two instances of a test app (two replicas:
@@ -132,6 +134,8 @@ const jobsOptions: JobsOptions = {
   stalledIntervalMs: 2000,
   maxAttempts: 3,
   backoffMs: 50,
+  // Every run through BullMQ: these tests are about its path (the local timers have their own below).
+  localHorizonMs: 0,
 };
 
 @Module({})
@@ -139,6 +143,7 @@ class TestJobsModule {
   static register(
     databaseUrl: string,
     handlers: (typeof TestJobs | typeof SecondEffectHandler)[] = [TestJobs],
+    jobs: JobsOptions = jobsOptions,
   ): DynamicModule {
     const config = loadConfig(commonConfig('payouts'), {
       DATABASE_URL: databaseUrl,
@@ -154,7 +159,7 @@ class TestJobsModule {
           config,
           database: { migrations: [JobEffects1700000000200] },
           outbox: false,
-          jobs: jobsOptions,
+          jobs,
         }),
       ],
       providers: handlers,
@@ -171,9 +176,10 @@ const logger = createLogger('payouts', 'silent');
 /** One replica; a boot that fails leaves no connection open behind it. */
 async function start(
   handlers?: (typeof TestJobs | typeof SecondEffectHandler)[],
+  jobs?: JobsOptions,
 ): Promise<INestApplicationContext> {
   const app = await Test.createTestingModule({
-    imports: [TestJobsModule.register(database.url, handlers)],
+    imports: [TestJobsModule.register(database.url, handlers, jobs)],
   }).compile();
   app.useLogger(false);
   try {
@@ -226,7 +232,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await replicaA?.close();
-  await replicaB?.close();
+  if (replicaB !== replicaA) await replicaB?.close();
   await redis?.flushdb();
   redis?.disconnect();
   await database?.drop();
@@ -445,5 +451,80 @@ describe('durable jobs', () => {
     } finally {
       await data().query(`DELETE FROM durable_jobs WHERE job_id = 'job_orphan_kind'`);
     }
+  });
+});
+
+describe('durable jobs due soon, on local timers', () => {
+  // One replica, so that its reconciler is the only one: another replica's would not know its timers
+  // (across replicas the grace does that work, and it is set to one second here).
+  const localOptions: JobsOptions = { ...jobsOptions, localHorizonMs: 10_000, localGraceMs: 1_000, concurrency: 1 };
+  const queue = () => replicaA.get(DurableJobs).queue;
+  const jobIdOf = async (subject: string): Promise<string> =>
+    (await data().query('SELECT job_id FROM durable_jobs WHERE subject_id = $1', [subject]))[0].job_id;
+
+  beforeAll(async () => {
+    await replicaB.close();
+    await replicaA.close();
+    replicaA = await start(undefined, localOptions);
+    replicaB = replicaA;
+  }, 60_000);
+
+  it('runs a job due soon on the timer of the process that committed it, with no BullMQ job', async () => {
+    const [subject, beyond] = subjectsOf('local', 2);
+    const added = jest.spyOn(queue(), 'addBulk');
+    try {
+      await schedule([
+        { kind: 'test_effect', subjectId: subject, dueAt: new Date(Date.now() + 200) },
+        { kind: 'test_effect', subjectId: beyond, dueAt: later() },
+      ]);
+
+      await waitFor(async () => (await jobsOf([subject]))[0]?.status === 'done', { what: 'the local run' });
+      expect(await effectsOf([subject])).toEqual(new Map([[subject, 1]]));
+      // Only the run beyond the horizon went to BullMQ.
+      const beyondRun = `${await jobIdOf(beyond)}-1`;
+      expect(added.mock.calls.map(([jobs]) => jobs.map((job) => job.opts?.jobId))).toEqual([[beyondRun]]);
+      expect(await queue().getJobState(beyondRun)).toBe('delayed');
+    } finally {
+      added.mockRestore();
+    }
+  });
+
+  it("keeps a due run its timer holds away from its reconciler, past the grace, and runs it once", async () => {
+    const [busy, waiting] = subjectsOf('local-held', 2);
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    barriers.set(busy, { entered, release: new Promise<void>((resolve) => (release = resolve)) });
+    await schedule([{ kind: 'test_effect', subjectId: busy, dueAt: new Date() }]);
+    await inside;
+    // The only local slot is taken: this one falls due and waits for it, unclaimed.
+    await schedule([{ kind: 'test_effect', subjectId: waiting, dueAt: new Date() }]);
+    const jobId = await jobIdOf(waiting);
+    await data().query(`UPDATE durable_jobs SET due_at = now() - interval '1 hour' WHERE job_id = $1`, [jobId]);
+
+    try {
+      expect(await replicaA.get(JobReconciler).reconcile()).toBe(0);
+      expect(await queue().getJobState(`${jobId}-1`)).toBe('unknown');
+    } finally {
+      release();
+    }
+    await waitFor(async () => (await jobsOf([busy, waiting])).every((job) => job.status === 'done'), {
+      what: 'both runs',
+    });
+    expect(await effectsOf([busy, waiting])).toEqual(new Map([[busy, 1], [waiting, 1]]));
+  });
+
+  it('hands a run whose timer died with its process to BullMQ once the grace has passed', async () => {
+    const [subject] = subjectsOf('local-lost', 1);
+    await schedule([{ kind: 'test_effect', subjectId: subject, dueAt: new Date(Date.now() + 8_000) }]);
+    // What a process that dies does to its timers: they are gone; Postgres still says the run is due.
+    await replicaA.get(LocalJobTimers).stop();
+    const jobId = await jobIdOf(subject);
+    await data().query(`UPDATE durable_jobs SET due_at = now() - interval '1 hour' WHERE job_id = $1`, [jobId]);
+
+    await waitFor(async () => (await jobsOf([subject]))[0]?.status === 'done', {
+      what: 'the reconciler to hand the run to BullMQ and its worker to run it',
+    });
+    expect(await effectsOf([subject])).toEqual(new Map([[subject, 1]]));
   });
 });

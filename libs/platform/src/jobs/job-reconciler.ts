@@ -18,6 +18,10 @@ import { JobRecord, JobRun, ResolvedJobsOptions } from './job.types';
  * died) comes back as the next run. A record that holds work back on purpose first releases what nothing
  * else would (`JobRecord.releaseHeld`), so the same pass enqueues it.
  *
+ * With local timers on (local-job-timers.ts), a run becomes the reconciler's `localGraceMs` after its due
+ * time: until then the timer of the process that enqueued it is about to start it, and re-enqueueing it
+ * would only make a second, stale run (and a false "Redis lost it" on the metric).
+ *
  * One replica works per tick and queue: a transaction-scoped advisory lock elects it and the others
  * skip the tick. A pass has a deadline, so a Redis that does not answer cannot stop the ticks (the
  * stuck pass's commands wait in ioredis's offline queue; its transaction ends once Redis answers).
@@ -79,8 +83,12 @@ export class JobReconciler {
       this.logger.info({ count: released }, 'released held job runs that nothing else would make due');
     let restored = 0;
     let after: JobRun | undefined;
+    const grace = this.options.localHorizonMs > 0 ? this.options.localGraceMs : 0;
     for (let page = 0; page < MAX_PAGES; page += 1) {
-      const due = await record.dueRuns(manager, { limit: PAGE, after });
+      const fetched = await record.dueRuns(manager, { limit: PAGE, after });
+      // Oldest first: once a run is inside the grace, so is every later one.
+      const cutoff = Date.now() - grace;
+      const due = fetched.filter((run) => run.dueAt.getTime() <= cutoff);
       if (due.length === 0) break;
       const lost = await this.queue.restore(due);
       if (lost.length > 0) {

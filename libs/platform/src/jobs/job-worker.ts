@@ -25,10 +25,8 @@ export class JobWorker extends WorkerHost {
     super();
   }
 
-  /** Each run continues the trace that enqueued it (or starts one), in a `job <kind>` consumer span. */
   process(job: Job<RunData>): Promise<RunOutcome> {
-    const attributes = { 'paygrid.job.kind': job.name, 'paygrid.job.attempt': job.data.attempt };
-    return traceJob(`job ${job.name}`, job.data.trace_context, attributes, () => this.runner.run(job.name, job.data));
+    return runTraced(this.runner, job.name, job.data);
   }
 
   start(): void {
@@ -54,6 +52,15 @@ export class JobWorker extends WorkerHost {
     hushClosingConnections(this.worker);
     return this.worker.close();
   }
+}
+
+/**
+ * One run, as the worker and the local timers (local-job-timers.ts) both start it: it continues the trace
+ * that enqueued it (or starts one), in a `job <kind>` consumer span.
+ */
+export function runTraced(runner: JobRunner, kind: string, data: RunData): Promise<RunOutcome> {
+  const attributes = { 'paygrid.job.kind': kind, 'paygrid.job.attempt': data.attempt };
+  return traceJob(`job ${kind}`, data.trace_context, attributes, () => runner.run(kind, data));
 }
 
 /** The worker of one app's queue: `@Processor` options are class metadata, hence a class per queue. */

@@ -27,6 +27,16 @@ export interface JobsOptions {
   /** Delay before the first retry; doubles per retry up to `maxBackoffMs` (defaults 500 ms, 60 s). */
   backoffMs?: number;
   maxBackoffMs?: number;
+  /**
+   * A run due within this long is timed by the process that enqueues it, not by BullMQ (local-job-timers.ts;
+   * default 10 s; 0: every run goes through BullMQ).
+   */
+  localHorizonMs?: number;
+  /**
+   * With local timers on: how long after its due time a run no lease holds is the reconciler's to hand to
+   * BullMQ (default 5 s). A timer starts its run at the due time; this covers a busy event loop.
+   */
+  localGraceMs?: number;
 }
 
 export type ResolvedJobsOptions = Required<JobsOptions>;
@@ -40,6 +50,8 @@ export const JOBS_DEFAULTS: Omit<ResolvedJobsOptions, 'queue'> = {
   maxAttempts: 10,
   backoffMs: 500,
   maxBackoffMs: 60_000,
+  localHorizonMs: 10_000,
+  localGraceMs: 5_000,
 };
 
 /** What a caller records: one job per (kind, subject); scheduling it again keeps the first. */

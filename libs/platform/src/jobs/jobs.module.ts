@@ -21,7 +21,8 @@ import { JobRunner } from './job-runner';
 import { JobStore } from './job-store';
 import { settledOrAfter } from '../bootstrap/settled-or-after';
 import { closeRedis } from '../nest/close-redis';
-import { hushClosingConnections, JobWorker, workerClassFor } from './job-worker';
+import { hushClosingConnections, JobWorker, runTraced, workerClassFor } from './job-worker';
+import { LocalJobTimers } from './local-job-timers';
 
 const JOBS_WORKER_TYPE = Symbol('JOBS_WORKER_TYPE');
 import { JOBS_CONNECTION, JOBS_OPTIONS, JOBS_QUEUE } from './jobs.tokens';
@@ -32,8 +33,9 @@ import { JOBS_DEFAULTS, JobsOptions, ResolvedJobsOptions } from './job.types';
  * `PlatformModule.forRoot({ jobs })`: one BullMQ queue through @nestjs/bullmq, its worker and the
  * reconciler, on one shared Redis connection (the worker adds its blocking duplicate), whatever the
  * number of job kinds. At boot, after every provider exists: the handlers are discovered, the boot
- * fails if a pending job's kind has none, then the worker and the reconciler start. At shutdown the
- * reconciler stops and the worker finishes its runs while the database is still open.
+ * fails if a pending job's kind has none, then the worker, the local timers and the reconciler start. At
+ * shutdown the reconciler stops, the local timers drop what has not started, and the worker and the
+ * timers finish their runs while the database is still open.
  */
 const REFUSED_BOOT_CONNECT_WAIT_MS = 5000;
 
@@ -47,6 +49,8 @@ class JobsLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown
     private readonly store: JobStore,
     private readonly reconciler: JobReconciler,
     private readonly queue: JobQueue,
+    private readonly localTimers: LocalJobTimers,
+    private readonly runner: JobRunner,
     private readonly moduleRef: ModuleRef,
     @Inject(JOBS_WORKER_TYPE) private readonly workerType: Type<JobWorker>,
     @Inject(JOBS_CONNECTION) private readonly connection: Redis,
@@ -72,11 +76,13 @@ class JobsLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown
     }
     this.worker = worker;
     this.worker.start();
+    this.localTimers.start((kind, data) => runTraced(this.runner, kind, data));
     this.reconciler.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     await this.reconciler.stop();
+    await this.localTimers.stop();
     await this.worker?.stop();
   }
 
@@ -119,6 +125,7 @@ export class JobsModule {
         { provide: JOBS_WORKER_TYPE, useValue: worker },
         JobStore,
         JobRegistry,
+        LocalJobTimers,
         JobQueue,
         JobMetrics,
         JobRunner,
