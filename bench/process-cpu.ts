@@ -34,14 +34,19 @@ export interface CpuGroup {
 export type CpuSample = Map<string, Map<number, number>>;
 
 export function sampleCpu(groups: CpuGroup[]): CpuSample {
-  const sample: CpuSample = new Map();
+  return samplePerPid(groups, cpuTicksOf);
+}
+
+/** `read` of every process of every group, by group and pid; a process that has gone (null) is left out. */
+export function samplePerPid<T>(groups: CpuGroup[], read: (pid: number) => T | null): Map<string, Map<number, T>> {
+  const sample = new Map<string, Map<number, T>>();
   for (const group of groups) {
-    const ticks = new Map<number, number>();
+    const values = new Map<number, T>();
     for (const pid of group.pids()) {
-      const used = cpuTicksOf(pid);
-      if (used !== null) ticks.set(pid, used);
+      const value = read(pid);
+      if (value !== null) values.set(pid, value);
     }
-    sample.set(group.name, ticks);
+    sample.set(group.name, values);
   }
   return sample;
 }

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { CpuGroup } from './process-cpu';
+import { CpuGroup, samplePerPid } from './process-cpu';
 
 /**
  * Context switches of the stack's processes, read from /proc (Linux): for every thread of a process, the
@@ -20,16 +20,7 @@ export interface Switches {
 export type SwitchSample = Map<string, Map<number, Switches>>;
 
 export function sampleSwitches(groups: CpuGroup[]): SwitchSample {
-  const sample: SwitchSample = new Map();
-  for (const group of groups) {
-    const counts = new Map<number, Switches>();
-    for (const pid of group.pids()) {
-      const switches = switchesOf(pid);
-      if (switches !== null) counts.set(pid, switches);
-    }
-    sample.set(group.name, counts);
-  }
-  return sample;
+  return samplePerPid(groups, switchesOf);
 }
 
 /** Every thread's switches of one process, summed; null when it has gone. */
