@@ -49,6 +49,15 @@ class JobEffects1700000000200 implements MigrationInterface {
 /** Runs the test holds at a barrier, by subject: the handler waits until the test releases it. */
 const barriers = new Map<string, { entered: () => void; release: Promise<void> }>();
 
+/** Holds the run of `subject` at its barrier: `inside` resolves once it waits there, `release` lets it go. */
+function holdAt(subject: string): { inside: Promise<void>; release: () => void } {
+  let entered!: () => void;
+  const inside = new Promise<void>((resolve) => (entered = resolve));
+  let release!: () => void;
+  barriers.set(subject, { entered, release: new Promise<void>((resolve) => (release = resolve)) });
+  return { inside, release };
+}
+
 @Injectable()
 class TestJobs {
   constructor(private readonly dataSource: DataSource) {}
@@ -311,10 +320,7 @@ describe('durable jobs', () => {
 
   it('runs nothing for a redelivered BullMQ job of a run another worker holds or finished', async () => {
     const [subject] = subjectsOf('stalled', 1);
-    let entered!: () => void;
-    const inside = new Promise<void>((resolve) => (entered = resolve));
-    let release!: () => void;
-    barriers.set(subject, { entered, release: new Promise<void>((resolve) => (release = resolve)) });
+    const { inside, release } = holdAt(subject);
     await schedule([{ kind: 'test_effect', subjectId: subject, dueAt: new Date() }]);
     await inside;
 
@@ -491,10 +497,7 @@ describe('durable jobs due soon, on local timers', () => {
 
   it("keeps a due run its timer holds away from its reconciler, past the grace, and runs it once", async () => {
     const [busy, waiting] = subjectsOf('local-held', 2);
-    let entered!: () => void;
-    const inside = new Promise<void>((resolve) => (entered = resolve));
-    let release!: () => void;
-    barriers.set(busy, { entered, release: new Promise<void>((resolve) => (release = resolve)) });
+    const { inside, release } = holdAt(busy);
     await schedule([{ kind: 'test_effect', subjectId: busy, dueAt: new Date() }]);
     await inside;
     // The only local slot is taken: this one falls due and waits for it, unclaimed.

@@ -24,12 +24,17 @@ export const MAX_LOCAL_RUNS = 10_000;
 
 export type LocalRun = (kind: string, data: RunData) => Promise<unknown>;
 
+interface DueRun {
+  kind: string;
+  data: RunData;
+}
+
 @Injectable()
 export class LocalJobTimers {
   /** Runs whose due time has not come, by BullMQ job id. */
   private readonly waiting = new Map<string, NodeJS.Timeout>();
   /** Due runs waiting for a free slot, in the order they fell due (a Map keeps insertion order). */
-  private readonly ready = new Map<string, { kind: string; data: RunData }>();
+  private readonly ready = new Map<string, DueRun>();
   /** Runs started here and not yet settled, by BullMQ job id (claimed or about to be). */
   private readonly running = new Map<string, Promise<unknown>>();
   private run?: LocalRun;
@@ -53,8 +58,9 @@ export class LocalJobTimers {
     const horizon = Date.now() + this.options.localHorizonMs;
     const left: JobRun[] = [];
     for (const run of runs) {
+      // Already here (waiting, due or running): a second timer would only make a stale run.
+      if (this.holds(run)) continue;
       const id = bullJobIdOf(run);
-      if (this.waiting.has(id) || this.ready.has(id)) continue;
       if (run.dueAt.getTime() > horizon || this.pending() >= MAX_LOCAL_RUNS) {
         left.push(run);
         continue;
@@ -99,7 +105,7 @@ export class LocalJobTimers {
   private drain(): void {
     const run = this.run;
     while (run && this.running.size < this.options.concurrency && this.ready.size > 0) {
-      const [id, next] = this.ready.entries().next().value as [string, { kind: string; data: RunData }];
+      const [id, next] = this.ready.entries().next().value as [string, DueRun];
       this.ready.delete(id);
       const started = run(next.kind, next.data)
         .catch((error: unknown) =>
