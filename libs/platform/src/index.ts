@@ -18,6 +18,7 @@ export * from './commands/command-context';
 export * from './commands/handle-command.decorator';
 export * from './database/transaction-context';
 export * from './database/one-statement';
+export * from './database/expected-rows';
 export * from './kafka/kafka-factory';
 export * from './kafka/kafka-names';
 export * from './kafka/kafka-admin';

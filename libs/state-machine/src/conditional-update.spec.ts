@@ -60,6 +60,17 @@ describe('conditionalUpdateSql', () => {
     ]);
   });
 
+  it('leaves RETURNING out when told, for a statement wrapped in another', () => {
+    const statement = conditionalUpdateSql({
+      table: 'payment_intents',
+      id: 'pi_1',
+      from: ['REQUIRES_CAPTURE'],
+      to: 'CANCELLED',
+      returning: false,
+    });
+    expect(statement.sql).toBe('UPDATE "payment_intents" SET "status" = $3 WHERE "id" = $1 AND "status" = ANY($2)');
+  });
+
   it("adds the caller's own condition to the guard, parameters unchanged", () => {
     const statement = conditionalUpdateSql({
       table: 'payment_attempts',

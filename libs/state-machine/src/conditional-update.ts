@@ -48,6 +48,8 @@ export interface ConditionalUpdateInput {
    * CTE the statement is part of. Its parameters, if any, are the caller's to number after these.
    */
   alsoWhere?: string;
+  /** false: no `RETURNING *`, for a statement that is wrapped in another (a CTE that counts its rows). */
+  returning?: boolean;
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
@@ -70,7 +72,17 @@ export function quoteIdentifier(name: string): string {
  * with params `[id, from, to, …set values]`.
  */
 export function conditionalUpdateSql(input: ConditionalUpdateInput): SqlStatement {
-  const { table, id, from, to, set = {}, idColumn = 'id', statusColumn = 'status', alsoWhere } = input;
+  const {
+    table,
+    id,
+    from,
+    to,
+    set = {},
+    idColumn = 'id',
+    statusColumn = 'status',
+    alsoWhere,
+    returning = true,
+  } = input;
   const tableSql = quoteIdentifier(table);
   const idSql = quoteIdentifier(idColumn);
   const statusSql = quoteIdentifier(statusColumn);
@@ -88,7 +100,7 @@ export function conditionalUpdateSql(input: ConditionalUpdateInput): SqlStatemen
     assignments.push(`${quoteIdentifier(column)} = $${params.length}`);
   }
   return {
-    sql: `UPDATE ${tableSql} SET ${assignments.join(', ')} WHERE ${idSql} = $1 AND ${statusSql} = ANY($2)${alsoWhere ? ` AND (${alsoWhere})` : ''} RETURNING *`,
+    sql: `UPDATE ${tableSql} SET ${assignments.join(', ')} WHERE ${idSql} = $1 AND ${statusSql} = ANY($2)${alsoWhere ? ` AND (${alsoWhere})` : ''}${returning ? ' RETURNING *' : ''}`,
     params,
   };
 }

@@ -13,3 +13,4 @@ export * from './app-process';
 export * from './domain-events';
 export * from './local-broker';
 export * from './notification-listener';
+export * from './pg-round-trips';

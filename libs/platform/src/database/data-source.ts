@@ -5,6 +5,7 @@ import { PreparedPgClient, TracedPgClient } from '../tracing/pg-tracing';
 import { OutboxLogicalTopics1700000000010 } from './outbox-logical-topics.migration';
 import { OutboxNotifyTrigger1700000000020 } from './outbox-notify-trigger.migration';
 import { OutboxDeferredWake1700000000030 } from './outbox-deferred-wake.migration';
+import { ExpectedRows1700000000040 } from './expected-rows.migration';
 
 /**
  * Each service owns one Postgres database (architecture rule 1). This builds its TypeORM DataSource
@@ -34,6 +35,7 @@ export function createDataSource(options: DatabaseOptions): DataSource {
       OutboxLogicalTopics1700000000010,
       OutboxNotifyTrigger1700000000020,
       OutboxDeferredWake1700000000030,
+      ExpectedRows1700000000040,
       ...(options.migrations ?? []),
     ],
     migrationsTableName: 'schema_migrations',

@@ -1,7 +1,6 @@
-import { Query } from 'pg';
 import { DataSource } from 'typeorm';
 import { Logger } from 'pino';
-import { createTestDatabase, TestDatabase } from '@paygrid/testing';
+import { createTestDatabase, TestDatabase, watchPgRoundTrips } from '@paygrid/testing';
 import { appendToOutbox } from '../outbox/outbox-writer';
 import { createDataSource } from './data-source';
 import { runInTransaction, transactionWithSettings } from './transaction-context';
@@ -18,40 +17,6 @@ import { outboxTestEvent } from '../outbox/outbox-test-event';
 const logger = { warn: () => undefined } as unknown as Logger;
 
 const event = (sourceId: string, name: string) => outboxTestEvent(sourceId, name, 'acc-pipelined');
-
-/**
- * Logs, at the wire, each query written to the connection (`submit`) and each one answered (its
- * ReadyForQuery, or its error); `roundTrips()` counts the runs of writes between answers.
- */
-function watchDriver() {
-  const log: ('sent' | 'answered')[] = [];
-  const texts: string[] = [];
-  const prototype = Query.prototype as unknown as Record<
-    'submit' | 'handleReadyForQuery' | 'handleError',
-    (...args: unknown[]) => unknown
-  >;
-  const watch = (method: 'submit' | 'handleReadyForQuery' | 'handleError', entry: 'sent' | 'answered') => {
-    const original = prototype[method];
-    return jest.spyOn(prototype, method).mockImplementation(function (
-      this: { text?: string },
-      ...args: unknown[]
-    ) {
-      log.push(entry);
-      if (entry === 'sent') texts.push(String(this.text).trim().split(/\s+/).slice(0, 2).join(' '));
-      return original.apply(this, args);
-    });
-  };
-  const spies = [
-    watch('submit', 'sent'),
-    watch('handleReadyForQuery', 'answered'),
-    watch('handleError', 'answered'),
-  ];
-  return {
-    texts,
-    roundTrips: () => log.filter((entry, index) => entry === 'sent' && log[index - 1] !== 'sent').length,
-    restore: () => spies.forEach((spy) => spy.mockRestore()),
-  };
-}
 
 describe('pipelined transactions', () => {
   let database: TestDatabase;
@@ -84,7 +49,7 @@ describe('pipelined transactions', () => {
     expect(await dataSource.query(`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
 
   it('sends BEGIN with the first statement and the events with COMMIT: two round trips for one statement', async () => {
-    const driver = watchDriver();
+    const driver = watchPgRoundTrips();
     try {
       await runInTransaction(dataSource, logger, async (tx) => {
         await tx.manager.query('INSERT INTO pipelined_items (id) VALUES ($1)', ['a']);
@@ -93,14 +58,14 @@ describe('pipelined transactions', () => {
     } finally {
       driver.restore();
     }
-    expect(driver.texts).toEqual(['START TRANSACTION', 'INSERT INTO', 'INSERT INTO', 'COMMIT']);
+    expect(driver.texts()).toEqual(['START TRANSACTION', 'INSERT INTO', 'INSERT INTO', 'COMMIT']);
     expect(driver.roundTrips()).toBe(2);
     expect(await items('a')).toEqual([{ id: 'a' }]);
     expect(await eventsOf('a')).toEqual(['item.created']);
   });
 
   it('sends the last statement with the events and COMMIT, and then starts the after-commit hooks', async () => {
-    const driver = watchDriver();
+    const driver = watchPgRoundTrips();
     const hooks: string[] = [];
     try {
       await runInTransaction(dataSource, logger, async (tx) => {
@@ -112,7 +77,7 @@ describe('pipelined transactions', () => {
     } finally {
       driver.restore();
     }
-    expect(driver.texts).toEqual(['START TRANSACTION', 'INSERT INTO', 'WITH appended_events', 'COMMIT']);
+    expect(driver.texts()).toEqual(['START TRANSACTION', 'INSERT INTO', 'WITH appended_events', 'COMMIT']);
     expect(driver.roundTrips()).toBe(2);
     expect(hooks).toEqual(['committed']);
     expect(await eventsOf('b')).toEqual(['item.created']);
@@ -180,7 +145,7 @@ describe('pipelined transactions', () => {
   });
 
   it('sends a write it does not wait for with the next statement it does', async () => {
-    const driver = watchDriver();
+    const driver = watchPgRoundTrips();
     try {
       await runInTransaction(dataSource, logger, async (tx) => {
         tx.send({ sql: 'INSERT INTO pipelined_items (id) VALUES ($1)', params: ['g1'] });
@@ -189,7 +154,7 @@ describe('pipelined transactions', () => {
     } finally {
       driver.restore();
     }
-    expect(driver.texts).toEqual(['START TRANSACTION', 'INSERT INTO', 'INSERT INTO', 'COMMIT']);
+    expect(driver.texts()).toEqual(['START TRANSACTION', 'INSERT INTO', 'INSERT INTO', 'COMMIT']);
     expect(driver.roundTrips()).toBe(2);
     expect([...(await items('g1')), ...(await items('g2'))]).toEqual([{ id: 'g1' }, { id: 'g2' }]);
   });
@@ -209,7 +174,7 @@ describe('pipelined transactions', () => {
   });
 
   it('sends transactionWithSettings’ BEGIN and settings with its first statement', async () => {
-    const driver = watchDriver();
+    const driver = watchPgRoundTrips();
     let mode: unknown;
     try {
       mode = await transactionWithSettings(
