@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AttemptStatus, AuthenticationData, IntentStatus } from '@paygrid/contracts';
 import { minorUnitsFromDb } from '@paygrid/money';
-import { composeStatement, Executor, OneStatement, rowsOf } from '@paygrid/platform';
+import { composeStatement, Executor, expectingRows, OneStatement, rowsOf, Statement } from '@paygrid/platform';
 import { PageWindow } from '../../common/paging';
 import { applyTransition, conditionalUpdateSql } from '@paygrid/state-machine';
 import { AttemptEvent, attemptMachine } from './payment-attempt.states';
@@ -120,7 +120,7 @@ const INSERT_FIRST_ATTEMPT = `INSERT INTO payment_attempts (attempt_id, payment_
 const INSERTED = 'EXISTS (SELECT 1 FROM i)';
 
 /** A transition's target row and columns to write, serialised as the driver needs them. */
-function attemptTransition(attemptId: string, set: Record<string, unknown>) {
+function attemptTransition(attemptId: string, set: Record<string, unknown>, updatedAt = new Date()) {
   const serialised = Object.fromEntries(
     Object.entries(set).map(([column, value]) => [
       column,
@@ -132,7 +132,7 @@ function attemptTransition(attemptId: string, set: Record<string, unknown>) {
     id: attemptId,
     idColumn: 'attempt_id',
     statusColumn: 'attempt_status',
-    set: { ...serialised, updated_at: new Date() },
+    set: { ...serialised, updated_at: updatedAt },
   };
 }
 
@@ -174,7 +174,7 @@ export function toIntent(row: IntentRow): PaymentIntent {
  * The intent as intentInsert writes it, each column its insert leaves to a default spelled out here as
  * the table declares it: its events can then be built before the insert, and go out in the same
  * statement. jsonb values are given as Postgres returns them (jsonbOrder).
- * create-intent-statement.int-spec.ts checks the events built from it against the rows read back.
+ * card-create-records.int-spec.ts checks the events built from it against the rows read back.
  */
 export function plannedIntent(intent: NewIntent, createdAt: Date): PaymentIntent {
   const { createCommandId: _command, ...columns } = intent;
@@ -346,6 +346,96 @@ export type IntentChanges = Partial<{
   browser_info: string | null;
 }>;
 
+/**
+ * The UPDATE of an intent's `changes` (no RETURNING), conditional on its status still being
+ * `expectedStatus`; `updatedAt` is a value, or 'now()' for the transaction's time.
+ */
+function intentUpdate(id: string, expectedStatus: IntentStatus, changes: IntentChanges, updatedAt: Date | 'now()'): Statement {
+  const params: unknown[] = [id, expectedStatus];
+  const assignments = Object.entries(changes)
+    .filter(([, value]) => value !== undefined)
+    .map(([column, value]) => {
+      params.push(typeof value === 'bigint' ? value.toString() : value);
+      return `${column} = $${params.length}`;
+    });
+  if (updatedAt === 'now()') assignments.push('updated_at = now()');
+  else {
+    params.push(updatedAt);
+    assignments.push(`updated_at = $${params.length}`);
+  }
+  return {
+    sql: `UPDATE payment_intents SET ${assignments.join(', ')} WHERE payment_intent_id = $1 AND status = $2`,
+    params,
+  };
+}
+
+/** The PaymentIntent field each plannable column of IntentChanges sets (the values are stored as given). */
+const PLANNABLE_INTENT_COLUMNS = {
+  amount_minor: 'amountMinor',
+  currency: 'currency',
+  status: 'status',
+  description: 'description',
+  merchant_order_id: 'merchantOrderId',
+  return_url: 'returnUrl',
+  customer_id: 'customerId',
+  captured_amount_minor: 'capturedAmountMinor',
+  cancellation_reason: 'cancellationReason',
+  cancelled_at: 'cancelledAt',
+  completed_at: 'completedAt',
+  latest_attempt_id: 'latestAttemptId',
+} as const satisfies Partial<Record<keyof IntentChanges, keyof PaymentIntent>>;
+
+/**
+ * `intent` as updateIntent leaves it when `changes` apply at `updatedAt`, exactly as it would read back:
+ * the new row can then be known without reading it (plannedIntentUpdateStatement). Undefined when a
+ * change is one Postgres transforms on the way in (the jsonb columns): that update is read back instead.
+ */
+export function plannedIntentUpdate(intent: PaymentIntent, changes: IntentChanges, updatedAt: Date): PaymentIntent | undefined {
+  const planned: PaymentIntent = { ...intent, updatedAt };
+  for (const [column, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    const field = PLANNABLE_INTENT_COLUMNS[column as keyof typeof PLANNABLE_INTENT_COLUMNS];
+    if (!field) return undefined;
+    (planned as unknown as Record<string, unknown>)[field] = value;
+  }
+  return planned;
+}
+
+/** The PaymentAttempt field each plannable column of a transition's `set` writes (stored as given). */
+const PLANNABLE_ATTEMPT_COLUMNS: Record<string, keyof PaymentAttempt> = {
+  arn: 'arn',
+  auth_code: 'authCode',
+  rrn: 'rrn',
+  advice_code: 'adviceCode',
+  failure_code: 'failureCode',
+  failure_message: 'failureMessage',
+  cancellation_reason: 'cancellationReason',
+  captured_amount_minor: 'capturedAmountMinor',
+  authorized_at: 'authorizedAt',
+  completed_at: 'completedAt',
+};
+
+/**
+ * `attempt` as transitionAttempt leaves it after `event` with `set` at `updatedAt`, for an attempt whose
+ * status the caller checked under its intent's row lock (see plannedIntentUpdate). Undefined when a column
+ * is one Postgres transforms on the way in (jsonb).
+ */
+export function plannedAttemptTransition(
+  attempt: PaymentAttempt,
+  event: AttemptEvent,
+  set: Record<string, unknown>,
+  updatedAt: Date,
+): PaymentAttempt | undefined {
+  const planned: PaymentAttempt = { ...attempt, status: attemptMachine.targetOf(event), updatedAt };
+  for (const [column, value] of Object.entries(set)) {
+    if (value === undefined) continue;
+    const field = PLANNABLE_ATTEMPT_COLUMNS[column];
+    if (!field) return undefined;
+    (planned as unknown as Record<string, unknown>)[field] = value;
+  }
+  return planned;
+}
+
 @Injectable()
 export class PaymentRepository {
   /**
@@ -484,20 +574,22 @@ export class PaymentRepository {
     expectedStatus: IntentStatus,
     changes: IntentChanges,
   ): Promise<PaymentIntent | undefined> {
-    const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
-    const params: unknown[] = [id, expectedStatus];
-    const assignments = entries.map(([column, value]) => {
-      params.push(typeof value === 'bigint' ? value.toString() : value);
-      return `${column} = $${params.length}`;
-    });
-    const [row] = rowsOf<IntentRow>(
-      await executor.query(
-        `UPDATE payment_intents SET ${[...assignments, 'updated_at = now()'].join(', ')}
-          WHERE payment_intent_id = $1 AND status = $2 RETURNING *`,
-        params,
-      ),
-    );
+    const { sql, params } = intentUpdate(id, expectedStatus, changes, 'now()');
+    const [row] = rowsOf<IntentRow>(await executor.query(`${sql} RETURNING *`, params));
     return row ? toIntent(row) : undefined;
+  }
+
+  /**
+   * updateIntent as a statement to send without awaiting it (TransactionContext.send), for a caller that
+   * holds the intent's row lock and planned the new row itself (plannedIntentUpdate): `updated_at` is
+   * the plan's, and the statement fails, failing the transaction, unless it updated exactly that row.
+   */
+  plannedIntentUpdateStatement(expectedStatus: IntentStatus, changes: IntentChanges, planned: PaymentIntent): Statement {
+    return expectingRows(
+      intentUpdate(planned.id, expectedStatus, changes, planned.updatedAt),
+      1,
+      `the update of payment intent ${planned.id} from ${expectedStatus}`,
+    );
   }
 
   async listIntents(executor: Executor, filter: IntentFilter, window: PageWindow): Promise<{ total: number; items: PaymentIntent[] }> {
@@ -575,6 +667,21 @@ export class PaymentRepository {
   ): Promise<PaymentAttempt> {
     const row = await applyTransition(executor, attemptMachine, { ...attemptTransition(attemptId, set), event });
     return toAttempt(row as unknown as AttemptRow);
+  }
+
+  /**
+   * transitionAttempt as a statement to send without awaiting it, for a planned move
+   * (plannedAttemptTransition): conditional as always, and failing the transaction unless it moved
+   * exactly that attempt.
+   */
+  plannedAttemptTransitionStatement(event: AttemptEvent, set: Record<string, unknown>, planned: PaymentAttempt): Statement {
+    const update = conditionalUpdateSql({
+      ...attemptTransition(planned.id, set, planned.updatedAt),
+      from: attemptMachine.allowedFrom(event),
+      to: attemptMachine.targetOf(event),
+      returning: false,
+    });
+    return expectingRows(update, 1, `the ${event} of payment attempt ${planned.id}`);
   }
 
   /**

@@ -85,7 +85,8 @@ export class SettlementService {
         settledAt,
       });
       if (!settlement) return;
-      await this.flow.transitionAttempt(tx, { ...snapshot, attempt: current }, 'SETTLE', { arn });
+      // Checked above, under the intent's lock: CAPTURE_REQUESTED, which SETTLE leaves.
+      await this.flow.transitionCheckedAttempt(tx, { ...snapshot, attempt: current }, 'SETTLE', { arn });
       await appendToOutbox(tx.manager, {
         topic: EventTopics.acquiring,
         event_name: AcquiringEvents.settlementSucceeded,
