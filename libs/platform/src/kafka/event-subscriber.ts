@@ -8,6 +8,7 @@ import { SupervisedConsumer } from './supervised-consumer';
 import { CONSUMER_DEFAULTS, headerText, RUN_DEFAULTS } from './kafka-factory';
 import { traceEventBatch, traceEventHandling } from '../tracing/messaging-spans';
 import { KafkaNames } from './kafka-names';
+import { ChunkCoalescer } from './chunk-coalescer';
 
 /**
  * Consumes domain event topics with a plain kafkajs consumer, so the commit policy is ours: an
@@ -122,7 +123,9 @@ export class EventSubscriber extends SupervisedSubscriber {
  * chunks and the handler's inbox absorbs them; a handler failure retries the chunk from there (kafkajs
  * commits what was resolved before it, then restarts from the last committed offset). Malformed messages
  * are skipped as EventSubscriber skips them. Each chunk is handled in one `process <topic>` span linking the
- * traces of its messages.
+ * traces of its messages. Chunks of one topic handed over together (a fetch's partitions) are given to the
+ * handler in one call, each chunk's events in order (chunk-coalescer.ts): a handler must not assume its
+ * events come from one partition.
  */
 export type EventBatchHandler = (events: DomainEvent[], topic: string) => Promise<('applied' | 'duplicate')[]>;
 
@@ -135,6 +138,7 @@ export interface EventBatchOptions {
 
 export class EventBatchSubscriber extends SupervisedSubscriber {
   private readonly chunkSize: number;
+  private readonly chunks: ChunkCoalescer<DomainEvent, 'applied' | 'duplicate'>;
 
   constructor(
     kafka: Kafka,
@@ -149,6 +153,10 @@ export class EventBatchSubscriber extends SupervisedSubscriber {
       throw new RangeError(`chunkSize must be a positive integer, got ${options.chunkSize}`);
     }
     this.chunkSize = options.chunkSize;
+    this.chunks = new ChunkCoalescer((events, topic) => this.handler(events, topic), {
+      maxEvents: options.chunkSize,
+      mergedScope: (work) => runWithCorrelation(undefined, work),
+    });
   }
 
   protected async consume(consumer: Consumer, topics: string[]): Promise<void> {
@@ -175,11 +183,12 @@ export class EventBatchSubscriber extends SupervisedSubscriber {
       if (event !== undefined) events.push(event);
     }
     if (events.length === 0) return;
-    // A chunk of one (the usual case at low load) keeps its message's correlation id in the logs.
+    // A chunk of one (the usual case at low load) keeps its message's correlation id in the logs, when it
+    // is applied alone (chunk-coalescer.ts).
     const correlationId = messages.length === 1 ? headerText(messages[0].headers as Record<string, unknown> | undefined, CORRELATION_HEADER) : undefined;
     await runWithCorrelation(correlationId, async () => {
       try {
-        const outcomes = await this.handler(events, topic);
+        const outcomes = await this.chunks.submit(events, topic);
         for (const outcome of outcomes) this.metrics.eventsConsumed.inc({ topic, outcome });
       } catch (error) {
         this.metrics.eventsConsumed.inc({ topic, outcome: 'failed' }, events.length);
