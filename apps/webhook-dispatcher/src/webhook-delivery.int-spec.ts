@@ -1171,6 +1171,13 @@ describe('merchant and on-call tools', () => {
     expect(metrics).toContain('paygrid_webhook_queue_jobs{state="delayed",app="webhook-dispatcher"}');
     expect(metrics).toContain('paygrid_webhook_deliveries_pending');
     expect(metrics).toMatch(/paygrid_webhook_reconciler_reenqueued_total\{app="webhook-dispatcher"\} [1-9]/);
+    // Every first attempt of this file's deliveries found a direct-send slot: none was queued for want of one.
+    expect(metrics).toMatch(
+      /paygrid_webhook_first_attempts_total\{path="direct",app="webhook-dispatcher"\} [1-9]/,
+    );
+    expect(metrics).toMatch(
+      /paygrid_webhook_first_attempts_total\{path="queued",app="webhook-dispatcher"\} 0\n/,
+    );
   });
 });
 

@@ -27,6 +27,7 @@ import {
 import { matchesEventFilter } from '../endpoints/event-filter';
 import { DeliveryQueue } from '../sending/delivery-queue';
 import { DirectSends } from '../sending/direct-sends';
+import { WebhookMetrics } from '../sending/webhook-metrics';
 import { holdsNewDeliveries } from '../sending/endpoint-streak';
 import { EventRepository, StoredEventRow } from './event.repository';
 import { isDeliverable, serializeWebhookBody } from './webhook-body';
@@ -80,6 +81,7 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
     private readonly metrics: Metrics,
     private readonly names: KafkaNames,
     private readonly health: ConsumerHealth,
+    private readonly webhookMetrics: WebhookMetrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -140,6 +142,13 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
     this.direct.release(reserved - leased.length);
     this.direct.start(leased.map((item) => item.claimed));
     const due = stored.inserted.flatMap((item) => (item.leased || item.due === null ? [] : [item.due]));
+    // Queued first attempts mean the direct-send slots were all taken (WEBHOOK_DIRECT_SENDS): a slower path.
+    this.webhookMetrics.firstAttempts.inc({ path: 'direct' }, leased.length);
+    this.webhookMetrics.firstAttempts.inc({ path: 'queued' }, due.length);
+    this.webhookMetrics.firstAttempts.inc(
+      { path: 'held' },
+      stored.inserted.length - leased.length - due.length,
+    );
     if (due.length > 0)
       await this.queue
         .enqueue(due)

@@ -5,8 +5,8 @@ import { Metrics } from '@paygrid/platform';
 /**
  * The dispatcher's Prometheus series, on the app's registry (served at /metrics next to the platform's):
  * deliveries by final outcome, attempts by result, queue depth and pending deliveries (both sampled when
- * Prometheus scrapes), the event-to-delivery latency (event create_time to the 2xx), and how many jobs
- * the reconciler had to put back into Redis.
+ * Prometheus scrapes), the event-to-delivery latency (event create_time to the 2xx), how many jobs
+ * the reconciler had to put back into Redis, and which way new deliveries' first attempts went.
  */
 export type AttemptResult = '2xx' | '3xx' | '4xx' | '5xx' | 'timeout' | 'network_error' | 'refused_address';
 
@@ -19,6 +19,7 @@ export class WebhookMetrics {
   readonly queueJobs: Gauge<'state'>;
   readonly pendingDeliveries: Gauge;
   readonly reenqueued: Counter;
+  readonly firstAttempts: Counter<'path'>;
   /** Set by the queue: job counts by state. */
   queueDepthSource?: () => Promise<Record<string, number>>;
   /** Set by the processor: pending deliveries in Postgres. */
@@ -73,6 +74,14 @@ export class WebhookMetrics {
     this.reenqueued = new Counter({
       name: 'paygrid_webhook_reconciler_reenqueued_total',
       help: 'Due deliveries the reconciler found without a job in Redis and enqueued again',
+      registers,
+    });
+    this.firstAttempts = new Counter({
+      name: 'paygrid_webhook_first_attempts_total',
+      help:
+        "New deliveries by their first attempt's path: direct (sent by the intake), queued (no direct-send slot " +
+        'free: a BullMQ job, as a retry), held (the endpoint is failing: waits for it to answer)',
+      labelNames: ['path'],
       registers,
     });
   }
