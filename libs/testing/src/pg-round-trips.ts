@@ -35,47 +35,44 @@ export function watchPgRoundTrips() {
   watch('handleReadyForQuery', 'answered');
   watch('handleError', 'answered');
 
-  const of = (connection?: object) =>
-    entries.filter((entry) => !connection || entry.connection === connection);
   return {
-    /** The first two words of each query written, in order (of one connection, when given). */
-    texts: (connection?: object) =>
-      of(connection).flatMap((entry) => (entry.kind === 'sent' ? [entry.text] : [])),
-    roundTrips: (connection?: object) =>
-      of(connection).filter((entry, index, all) => entry.kind === 'sent' && all[index - 1]?.kind !== 'sent')
-        .length,
+    /** The first two words of each query written, in order. */
+    texts: () => textsOf(entries),
+    roundTrips: () => roundTripsOf(entries),
     /**
      * Each transaction seen, per connection: the queries written from its START TRANSACTION to its COMMIT
      * or ROLLBACK (first two words each) and its round trips, until that last one was answered. A pooled
      * connection serves other work before and after (a read, the relay): it is left out.
      */
-    transactions: (): { texts: string[]; roundTrips: number }[] => {
-      const found: { texts: string[]; roundTrips: number }[] = [];
-      for (const connection of new Set(entries.map((entry) => entry.connection))) {
-        let open:
-          | { texts: string[]; roundTrips: number; sent: number; answered: number; ending: boolean }
-          | undefined;
-        let previous: WireEntry['kind'] | undefined;
-        for (const entry of of(connection)) {
-          if (!open && entry.kind === 'sent' && entry.text.startsWith('START TRANSACTION'))
-            open = { texts: [], roundTrips: 0, sent: 0, answered: 0, ending: false };
-          if (open && entry.kind === 'sent') {
-            if (previous !== 'sent' || open.sent === 0) open.roundTrips += 1;
-            open.sent += 1;
-            open.texts.push(entry.text);
-            open.ending ||= /^(COMMIT|ROLLBACK)/.test(entry.text);
-          } else if (open) {
-            open.answered += 1;
-            if (open.ending && open.answered === open.sent) {
-              found.push({ texts: open.texts, roundTrips: open.roundTrips });
-              open = undefined;
-            }
-          }
-          previous = entry.kind;
-        }
-      }
-      return found;
-    },
+    transactions: () =>
+      [...new Set(entries.map((entry) => entry.connection))]
+        .flatMap((connection) => transactionsOf(entries.filter((entry) => entry.connection === connection)))
+        .map((transaction) => ({ texts: textsOf(transaction), roundTrips: roundTripsOf(transaction) })),
     restore: () => originals.forEach((original, method) => (prototype[method] = original)),
   };
+}
+
+const textsOf = (entries: WireEntry[]) =>
+  entries.flatMap((entry) => (entry.kind === 'sent' ? [entry.text] : []));
+
+/** Runs of writes with no answer between them. */
+const roundTripsOf = (entries: WireEntry[]) =>
+  entries.filter((entry, index) => entry.kind === 'sent' && entries[index - 1]?.kind !== 'sent').length;
+
+/** One connection's entries cut into its transactions: from START TRANSACTION to the answer of its end. */
+function transactionsOf(entries: WireEntry[]): WireEntry[][] {
+  const found: WireEntry[][] = [];
+  let open: WireEntry[] | undefined;
+  for (const entry of entries) {
+    if (!open && entry.kind === 'sent' && entry.text.startsWith('START TRANSACTION')) open = [];
+    if (!open) continue;
+    open.push(entry);
+    const sent = textsOf(open);
+    const answered = open.length - sent.length;
+    if (/^(COMMIT|ROLLBACK)/.test(sent[sent.length - 1]) && answered === sent.length) {
+      found.push(open);
+      open = undefined;
+    }
+  }
+  return found;
 }

@@ -243,7 +243,8 @@ describe("a card create's records: the first in one statement, the later ones' k
       'INSERT INTO',
       'COMMIT',
     ]);
-    expect(transaction?.roundTrips).toBe(2 + 1);
+    // BEGIN with the lock; the settlement; the attempt's move, the events and COMMIT.
+    expect(transaction?.roundTrips).toBe(3);
     expect((await payments.findAttempt(service.dataSource, settled.attemptId))?.status).toBe('SETTLED');
 
     // The planned attempt (what the move's event and the intent's sync are built from) is the stored one.

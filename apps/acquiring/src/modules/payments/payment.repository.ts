@@ -383,7 +383,7 @@ const PLANNABLE_INTENT_COLUMNS = {
   cancelled_at: 'cancelledAt',
   completed_at: 'completedAt',
   latest_attempt_id: 'latestAttemptId',
-} as const satisfies Partial<Record<keyof IntentChanges, keyof PaymentIntent>>;
+} satisfies Partial<Record<keyof IntentChanges, keyof PaymentIntent>>;
 
 /**
  * `intent` as updateIntent leaves it when `changes` apply at `updatedAt`, exactly as it would read back:
@@ -391,18 +391,26 @@ const PLANNABLE_INTENT_COLUMNS = {
  * change is one Postgres transforms on the way in (the jsonb columns): that update is read back instead.
  */
 export function plannedIntentUpdate(intent: PaymentIntent, changes: IntentChanges, updatedAt: Date): PaymentIntent | undefined {
-  const planned: PaymentIntent = { ...intent, updatedAt };
+  return withPlannedColumns({ ...intent, updatedAt }, changes, PLANNABLE_INTENT_COLUMNS);
+}
+
+/**
+ * `row` with each of `changes` (columns, snake_case) written to its field by `fields`; undefined when a
+ * column has no plannable field. Values are stored as given, so the row reads back as planned.
+ */
+function withPlannedColumns<T extends object>(row: T, changes: object, fields: Partial<Record<string, keyof T>>): T | undefined {
+  const planned = { ...row } as Record<string, unknown>;
   for (const [column, value] of Object.entries(changes)) {
     if (value === undefined) continue;
-    const field = PLANNABLE_INTENT_COLUMNS[column as keyof typeof PLANNABLE_INTENT_COLUMNS];
+    const field = fields[column];
     if (!field) return undefined;
-    (planned as unknown as Record<string, unknown>)[field] = value;
+    planned[field as string] = value;
   }
-  return planned;
+  return planned as T;
 }
 
 /** The PaymentAttempt field each plannable column of a transition's `set` writes (stored as given). */
-const PLANNABLE_ATTEMPT_COLUMNS: Record<string, keyof PaymentAttempt> = {
+const PLANNABLE_ATTEMPT_COLUMNS: Partial<Record<string, keyof PaymentAttempt>> = {
   arn: 'arn',
   auth_code: 'authCode',
   rrn: 'rrn',
@@ -426,14 +434,7 @@ export function plannedAttemptTransition(
   set: Record<string, unknown>,
   updatedAt: Date,
 ): PaymentAttempt | undefined {
-  const planned: PaymentAttempt = { ...attempt, status: attemptMachine.targetOf(event), updatedAt };
-  for (const [column, value] of Object.entries(set)) {
-    if (value === undefined) continue;
-    const field = PLANNABLE_ATTEMPT_COLUMNS[column];
-    if (!field) return undefined;
-    (planned as unknown as Record<string, unknown>)[field] = value;
-  }
-  return planned;
+  return withPlannedColumns({ ...attempt, status: attemptMachine.targetOf(event), updatedAt }, set, PLANNABLE_ATTEMPT_COLUMNS);
 }
 
 @Injectable()
