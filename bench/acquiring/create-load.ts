@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { WebhookReceiver } from '@paygrid/testing';
 import { CpuGroup, cpuBetween, cpuPerOperation, idleCpuRate, sampleCpu } from '../process-cpu';
 import { databaseWorkPerOperation, sampleServer, walPerOperation } from '../database-work';
 import { sampleSwitches, switchesBetween, switchesPerOperation, switchRate } from '../process-switches';
 import { offsetCommitRecords } from '../kafka-work';
 import { summarise } from '../stats';
 import { CreateIntentClient, createIntentClient, runCreateIntents } from './bench-acquiring';
+import { ReceiverThread } from './receiver-thread';
 
 /**
  * The acquiring section of `npm run bench` (issue 12's targets), on the bench's running stack:
  *
  * 1. two webhook endpoints of the sandbox master on a local receiver, both answering 200, so every event of
- *    every create is delivered twice, as on a merchant's stack;
+ *    every create is delivered twice, as on a merchant's stack; the receiver runs on a thread of its own
+ *    (receiver-thread.ts), so its stamps do not wait for the load generator's event loop;
  * 2. create-intent at concurrency 1: p50 end to end on an otherwise idle stack;
  * 3. create-intent at concurrency 16: rate, p50, p99, and two figures measured on the same run:
  *    - CPU per create: utime + stime of every stack process (process-cpu.ts) from the run's start until
@@ -48,12 +49,10 @@ const SECOND_PATH = '/bench-second';
 
 export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<string, Record<string, number>>> {
   const client = await createIntentClient(options.gateway, options.credentials);
-  const receiver = await WebhookReceiver.start();
+  const receiver = await ReceiverThread.start();
   const arrivals: { at: number; createdAt: number }[] = [];
-  receiver.onRequest((request) => {
-    if (request.path !== OK_PATH) return;
-    const body = JSON.parse(request.rawBody) as { create_time?: string };
-    arrivals.push({ at: request.receivedAt, createdAt: Date.parse(body.create_time ?? '') });
+  receiver.onArrival((arrival) => {
+    if (arrival.path === OK_PATH) arrivals.push(arrival);
   });
   const endpoints: string[] = [];
   try {
@@ -89,6 +88,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const loaded = await runCreateIntents(client, { concurrency: 16 });
     const runEnd = Date.now();
     await drained(arrivals);
+    await receiver.settle();
     const after = sampleCpu(options.cpuGroups);
     const switchesAfter = sampleSwitches(options.cpuGroups);
     const measuredMs = Date.now() - runStart;
@@ -108,7 +108,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const webhook = summarise(ofRun.map((arrival) => arrival.at - arrival.createdAt));
 
     options.say('  create-intent, concurrency 16, 10 s, one endpoint answering 500 to everything');
-    receiver.respond(SECOND_PATH, { status: 500, body: 'bench: failing on purpose' });
+    await receiver.respond(SECOND_PATH, { status: 500, body: 'bench: failing on purpose' });
     // Who pays for the failing endpoint: each process's CPU per create over this run's window alone
     // (its retries go on after it; compare with step 3's figures, which run until the webhooks drained).
     const failingStart = Date.now();
@@ -120,7 +120,8 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
       failing.acquiring_create_intent_requests - failing.acquiring_create_intent_errors,
       { perMs: idlePerMs, runMs: Date.now() - failingStart },
     );
-    const failedAttempts = receiver.received(SECOND_PATH).filter((request) => request.receivedAt >= runEnd).length;
+    await receiver.settle();
+    const failedAttempts = receiver.arrivals(SECOND_PATH).filter((arrival) => arrival.at >= runEnd).length;
 
     return {
       acquiring_create_intent_c1: {

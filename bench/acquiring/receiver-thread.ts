@@ -1,0 +1,122 @@
+import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { ReceiverAnswer, WebhookReceiver } from '@paygrid/testing';
+
+/**
+ * The create bench's webhook receiver on a thread of its own. On the bench's main thread it shared an event
+ * loop with the load generator's sixteen clients, so a delivery that had reached the socket waited for that
+ * loop before it was stamped (POSTs took ~20 ms at p50): the webhook figure measured the bench, not the
+ * stack. Here the receiver stamps every arrival on its own loop and sends the stamps over; a merchant's
+ * receiver is a server of its own too.
+ *
+ * Messages from the thread arrive in the order it sent them, so `settle()` (a round trip through the
+ * thread) returns once every arrival before it has been counted here, and once an answer set with
+ * `respond` is in force.
+ */
+export interface Arrival {
+  path: string;
+  /** Epoch ms when the request's whole body had arrived at the receiver. */
+  at: number;
+  /** Epoch ms of the event's `create_time` (NaN when the body has none). */
+  createdAt: number;
+}
+
+type ToThread = { kind: 'respond'; path: string; answer: ReceiverAnswer } | { kind: 'settle'; id: number } | { kind: 'close' };
+type FromThread = { kind: 'listening'; port: number } | { kind: 'arrival'; arrival: Arrival } | { kind: 'settled'; id: number };
+
+export class ReceiverThread {
+  private readonly arrivalsSoFar: Arrival[] = [];
+  private readonly listeners = new Set<(arrival: Arrival) => void>();
+  private readonly pendingSettles = new Map<number, () => void>();
+  private nextSettleId = 0;
+
+  private constructor(
+    private readonly worker: Worker,
+    readonly port: number,
+  ) {
+    worker.on('message', (message: FromThread) => this.onMessage(message));
+  }
+
+  static async start(): Promise<ReceiverThread> {
+    const worker = new Worker(__filename);
+    const port = await new Promise<number>((resolve, reject) => {
+      worker.once('error', reject);
+      worker.once('message', (message: FromThread) =>
+        message.kind === 'listening' ? resolve(message.port) : reject(new Error(`receiver thread said ${message.kind} first`)),
+      );
+    });
+    return new ReceiverThread(worker, port);
+  }
+
+  url(path: string): string {
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  /** Arrivals counted so far (call `settle()` first to include everything the thread has seen). */
+  arrivals(path?: string): Arrival[] {
+    return path === undefined ? [...this.arrivalsSoFar] : this.arrivalsSoFar.filter((arrival) => arrival.path === path);
+  }
+
+  onArrival(listener: (arrival: Arrival) => void): void {
+    this.listeners.add(listener);
+  }
+
+  /** How `path` answers from now on; in force when the returned promise resolves. */
+  respond(path: string, answer: ReceiverAnswer): Promise<void> {
+    this.send({ kind: 'respond', path, answer });
+    return this.settle();
+  }
+
+  /** Resolves once every arrival the thread stamped before this call has been counted here. */
+  settle(): Promise<void> {
+    const id = this.nextSettleId++;
+    const settled = new Promise<void>((resolve) => this.pendingSettles.set(id, resolve));
+    this.send({ kind: 'settle', id });
+    return settled;
+  }
+
+  async close(): Promise<void> {
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.send({ kind: 'close' });
+    await exited;
+  }
+
+  private send(message: ToThread): void {
+    this.worker.postMessage(message);
+  }
+
+  private onMessage(message: FromThread): void {
+    if (message.kind === 'arrival') {
+      this.arrivalsSoFar.push(message.arrival);
+      for (const listener of this.listeners) listener(message.arrival);
+    } else if (message.kind === 'settled') {
+      this.pendingSettles.get(message.id)?.();
+      this.pendingSettles.delete(message.id);
+    }
+  }
+}
+
+/** The thread's side: a WebhookReceiver that reports each arrival and takes its answers from the bench. */
+async function serveInThisThread(): Promise<void> {
+  const port = parentPort;
+  if (!port) return;
+  const receiver = await WebhookReceiver.start();
+  receiver.onRequest((request) => {
+    const body = JSON.parse(request.rawBody) as { create_time?: string };
+    const arrival: Arrival = { path: request.path, at: request.receivedAt, createdAt: Date.parse(body.create_time ?? '') };
+    port.postMessage({ kind: 'arrival', arrival } satisfies FromThread);
+  });
+  // Nothing reads the receiver's own record of requests here: clear it now and then so a long run holds
+  // no bodies.
+  const clearing = setInterval(() => receiver.clear(), 1000);
+  port.on('message', (message: ToThread) => {
+    if (message.kind === 'respond') receiver.respond(message.path, message.answer);
+    if (message.kind === 'settle') port.postMessage({ kind: 'settled', id: message.id } satisfies FromThread);
+    if (message.kind === 'close') {
+      clearInterval(clearing);
+      void receiver.close().then(() => port.close());
+    }
+  });
+  port.postMessage({ kind: 'listening', port: receiver.port } satisfies FromThread);
+}
+
+if (!isMainThread) void serveInThisThread();
