@@ -81,3 +81,42 @@ export function walPerOperation(before: WalCounters, after: WalCounters, operati
     wal_syncs_per_op: per(after.syncs - before.syncs),
   };
 }
+
+/**
+ * `VACUUM ANALYZE` of every database of the bench's stack, between phases (never inside a measured window),
+ * as pgbench vacuums before each run: the figures are then those of a stack whose tables have statistics.
+ * Why the bench does it itself: this machine's Postgres runs with `autovacuum = off`
+ * (/etc/postgresql/15/main/conf.d/90-ci.conf), so nothing else ever analyzes the stack's tables, and every
+ * prepared statement keeps the generic plan it got while its tables were empty: sequential scans that grow
+ * with the table (the relay's read of the outbox, the ledger's entry check, the dispatcher's attempt
+ * record: 1–3 ms a call after a minute). A deployment's autovacuum analyzes a busy table within a minute
+ * (docs/operations.md). Returns whether the server's autovacuum is on, for the record.
+ */
+export async function vacuumAnalyzeStack(serverUrl: string, databaseSuffix: string): Promise<{ autovacuum: boolean }> {
+  const server = new Client({ connectionString: serverUrl, application_name: 'paygrid-bench-maintenance' });
+  await server.connect();
+  let names: string[];
+  let autovacuum: boolean;
+  try {
+    const { rows } = await server.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname LIKE '%' || $1 ORDER BY datname`,
+      [databaseSuffix],
+    );
+    names = rows.map((row) => row.datname);
+    autovacuum = (await server.query<{ autovacuum: string }>('SHOW autovacuum')).rows[0]?.autovacuum === 'on';
+  } finally {
+    await server.end();
+  }
+  for (const name of names) {
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const database = new Client({ connectionString: url.toString(), application_name: 'paygrid-bench-maintenance' });
+    await database.connect();
+    try {
+      await database.query('VACUUM ANALYZE');
+    } finally {
+      await database.end();
+    }
+  }
+  return { autovacuum };
+}

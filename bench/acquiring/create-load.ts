@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CpuGroup, cpuBetween, cpuPerOperation, idleCpuRate, sampleCpu } from '../process-cpu';
-import { databaseWorkPerOperation, sampleServer, walPerOperation } from '../database-work';
+import { databaseWorkPerOperation, sampleServer, vacuumAnalyzeStack, walPerOperation } from '../database-work';
 import { sampleSwitches, switchesBetween, switchesPerOperation, switchRate } from '../process-switches';
 import { offsetCommitRecords } from '../kafka-work';
 import { summarise } from '../stats';
@@ -66,11 +66,17 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     await client.warmUp(20);
     await drained(arrivals);
 
+    // Statistics for the tables the warm-up and the run before filled (vacuumAnalyzeStack says why).
+    const maintained = () => vacuumAnalyzeStack(options.databases.serverUrl, options.databases.suffix);
+    const { autovacuum } = await maintained();
+    if (!autovacuum) options.say('  postgres: autovacuum is off on this server; the bench runs VACUUM ANALYZE between its phases');
+
     options.say('  create-intent, concurrency 1, 5 s');
     const single = await runCreateIntents(client, { concurrency: 1, seconds: 5 });
 
     options.say('  create-intent, concurrency 16, 10 s (CPU from /proc, webhook latency at the receiver)');
     await drained(arrivals);
+    await maintained();
     const idleSwitchesBefore = sampleSwitches(options.cpuGroups);
     const idleSwitchesStart = Date.now();
     const idlePerMs = await idleCpuRate(options.cpuGroups, IDLE_SAMPLE_MS);
@@ -108,6 +114,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const webhook = summarise(ofRun.map((arrival) => arrival.at - arrival.createdAt));
 
     options.say('  create-intent, concurrency 16, 10 s, one endpoint answering 500 to everything');
+    await maintained();
     await receiver.respond(SECOND_PATH, { status: 500, body: 'bench: failing on purpose' });
     // Who pays for the failing endpoint: each process's CPU per create over this run's window alone
     // (its retries go on after it; compare with step 3's figures, which run until the webhooks drained).
@@ -140,6 +147,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         webhook_deliveries_measured: webhook.count,
         webhook_commit_to_receiver_p50_ms: webhook.p50_ms,
         webhook_commit_to_receiver_p99_ms: webhook.p99_ms,
+        postgres_autovacuum_on: autovacuum ? 1 : 0,
       },
       acquiring_failing_endpoint: { ...failing, ...failingCpu, failing_endpoint_attempts: failedAttempts },
       acquiring_create_intent_no_endpoints: withoutEndpoints,
