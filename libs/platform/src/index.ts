@@ -8,6 +8,7 @@ export * from './logging/logger';
 export * from './logging/fastify-correlation';
 export * from './database/data-source';
 export * from './database/ensure-database';
+export * from './database/autovacuum-check';
 export * from './database/delete-refusal';
 export * from './database/group-commit';
 export * from './outbox/outbox-writer';

@@ -35,6 +35,7 @@ import { AppName } from '../config/app-catalog';
 import { JobsModule } from '../jobs/jobs.module';
 import { JobsOptions } from '../jobs/job.types';
 import { DurableJobsTable1700000000100 } from '../jobs/durable-jobs.migration';
+import { warnWhenAutovacuumIsOff } from '../database/autovacuum-check';
 
 /**
  * Everything an app needs from infrastructure, wired once: config, logger, metrics, its database
@@ -177,6 +178,7 @@ export class PlatformModule {
           });
           await dataSource.initialize();
           await migrateUnderLock(dataSource);
+          await warnWhenAutovacuumIsOff(dataSource, logger);
           return dataSource;
         },
       });
