@@ -20,8 +20,14 @@ export interface Arrival {
   createdAt: number;
 }
 
-type ToThread = { kind: 'respond'; path: string; answer: ReceiverAnswer } | { kind: 'settle'; id: number } | { kind: 'close' };
-type FromThread = { kind: 'listening'; port: number } | { kind: 'arrival'; arrival: Arrival } | { kind: 'settled'; id: number };
+type ToThread =
+  | { kind: 'respond'; path: string; answer: ReceiverAnswer }
+  | { kind: 'settle'; id: number }
+  | { kind: 'close' };
+type FromThread =
+  | { kind: 'listening'; port: number }
+  | { kind: 'arrival'; arrival: Arrival }
+  | { kind: 'settled'; id: number };
 
 export class ReceiverThread {
   private readonly arrivalsSoFar: Arrival[] = [];
@@ -41,7 +47,9 @@ export class ReceiverThread {
     const port = await new Promise<number>((resolve, reject) => {
       worker.once('error', reject);
       worker.once('message', (message: FromThread) =>
-        message.kind === 'listening' ? resolve(message.port) : reject(new Error(`receiver thread said ${message.kind} first`)),
+        message.kind === 'listening'
+          ? resolve(message.port)
+          : reject(new Error(`receiver thread said ${message.kind} first`)),
       );
     });
     return new ReceiverThread(worker, port);
@@ -53,7 +61,9 @@ export class ReceiverThread {
 
   /** Arrivals counted so far (call `settle()` first to include everything the thread has seen). */
   arrivals(path?: string): Arrival[] {
-    return path === undefined ? [...this.arrivalsSoFar] : this.arrivalsSoFar.filter((arrival) => arrival.path === path);
+    return path === undefined
+      ? [...this.arrivalsSoFar]
+      : this.arrivalsSoFar.filter((arrival) => arrival.path === path);
   }
 
   onArrival(listener: (arrival: Arrival) => void): void {
@@ -102,7 +112,11 @@ async function serveInThisThread(): Promise<void> {
   const receiver = await WebhookReceiver.start();
   receiver.onRequest((request) => {
     const body = JSON.parse(request.rawBody) as { create_time?: string };
-    const arrival: Arrival = { path: request.path, at: request.receivedAt, createdAt: Date.parse(body.create_time ?? '') };
+    const arrival: Arrival = {
+      path: request.path,
+      at: request.receivedAt,
+      createdAt: Date.parse(body.create_time ?? ''),
+    };
     port.postMessage({ kind: 'arrival', arrival } satisfies FromThread);
   });
   // Nothing reads the receiver's own record of requests here: clear it now and then so a long run holds
