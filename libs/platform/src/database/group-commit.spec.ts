@@ -56,3 +56,48 @@ describe('GroupCommit', () => {
     expect(batches).toEqual([[1], [2, 3], [4, 5]]);
   });
 });
+
+describe('GroupCommit with a gathering window', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('holds the first item of a quiet moment until the window ends, then writes all that came', async () => {
+    const { batches, finishers, write } = heldWrites();
+    const group = new GroupCommit(write, 10, { gatherMs: 50 });
+    const first = group.submit(1);
+    jest.advanceTimersByTime(49);
+    const second = group.submit(2);
+    expect(batches).toEqual([]);
+
+    jest.advanceTimersByTime(1);
+    expect(batches).toEqual([[1, 2]]);
+    finishers[0](null);
+    expect(await Promise.all([first, second])).toEqual(['done 1', 'done 2']);
+  });
+
+  it('writes at once when maxBatch items are there before the window ends, and the window does not fire again', async () => {
+    const { batches, finishers, write } = heldWrites();
+    const group = new GroupCommit(write, 3, { gatherMs: 50 });
+    const full = [group.submit(1), group.submit(2), group.submit(3)];
+    expect(batches).toEqual([[1, 2, 3]]);
+
+    jest.advanceTimersByTime(50);
+    expect(batches).toEqual([[1, 2, 3]]);
+    finishers[0](null);
+    expect(await Promise.all(full)).toEqual(['done 1', 'done 2', 'done 3']);
+  });
+
+  it('writes what arrived during a write right after it, without a second window', async () => {
+    const { batches, finishers, write } = heldWrites();
+    const group = new GroupCommit(write, 10, { gatherMs: 50 });
+    const first = group.submit(1);
+    jest.advanceTimersByTime(50);
+    const during = group.submit(2);
+    finishers[0](null);
+    await first;
+    await Promise.resolve();
+    expect(batches).toEqual([[1], [2]]);
+    finishers[1](null);
+    expect(await during).toBe('done 2');
+  });
+});

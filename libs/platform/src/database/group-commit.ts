@@ -4,27 +4,47 @@
  * wait for it and go out together in the next one, up to `maxBatch` per write. Under load that turns N
  * statements (and N commits) into about one per write's duration.
  *
+ * With `gatherMs`, the first item of a quiet moment waits up to that long for company instead (written
+ * at once when `maxBatch` items are there sooner): for work whose callers do not wait on it in a
+ * request's path, and whose items come too far apart to meet during a write (a capture's settlement, a
+ * sandbox delay after it).
+ *
  * `write` receives the items in arrival order and returns one result per item, in the same order. If it
  * throws, every item of that batch is rejected with the error (their callers decide what a failed write
  * means, as they would for their own statement); later batches are still written.
  */
+export interface GroupCommitOptions {
+  /** How long the first item of a quiet moment waits for others (default 0: written at once). */
+  gatherMs?: number;
+}
+
 export class GroupCommit<T, R> {
   private waiting: { item: T; resolve: (result: R) => void; reject: (error: unknown) => void }[] = [];
   private writing = false;
+  private gathering: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly write: (items: T[]) => Promise<R[]>,
     private readonly maxBatch = 500,
+    private readonly options: GroupCommitOptions = {},
   ) {}
 
   submit(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
-      if (!this.writing) void this.drain();
+      if (this.writing) return;
+      const gatherMs = this.options.gatherMs ?? 0;
+      if (gatherMs > 0 && this.waiting.length < this.maxBatch) {
+        this.gathering ??= setTimeout(() => void this.drain(), gatherMs);
+        return;
+      }
+      void this.drain();
     });
   }
 
   private async drain(): Promise<void> {
+    clearTimeout(this.gathering);
+    this.gathering = undefined;
     this.writing = true;
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, this.maxBatch);
