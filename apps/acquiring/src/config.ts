@@ -51,6 +51,16 @@ export const configSchema = {
     min: 0,
     max: 86_400_000,
   }),
+  SETTLEMENT_BATCH_MAX: env.int('captures settled in one transaction at most (each waiting run holds one of the 8 job slots)', {
+    default: 4,
+    min: 1,
+    max: 8,
+  }),
+  SETTLEMENT_GATHER_MS: env.int('how long a cleared capture waits for others to share its settlement transaction', {
+    default: 50,
+    min: 0,
+    max: 600_000,
+  }),
   REFUND_DELAY_MS: env.int('sandbox: how long after creation a refund is processed', {
     default: 1000,
     min: 0,

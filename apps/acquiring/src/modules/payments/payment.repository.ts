@@ -558,6 +558,26 @@ export class PaymentRepository {
     return row ? { intent: toIntent(row), attempt: attemptOfJoined(row) } : undefined;
   }
 
+  /**
+   * lockIntentWithLatestAttempt for several intents in one statement (a batch of settlements). The rows are
+   * locked in intent id order, so two such batches never wait on each other in a cycle; an intent without
+   * an attempt is not returned.
+   */
+  async lockIntentsWithLatestAttempts(
+    executor: Executor,
+    ids: readonly string[],
+  ): Promise<{ intent: PaymentIntent; attempt: PaymentAttempt }[]> {
+    const rows = rowsOf<IntentRow & Record<string, unknown>>(
+      await executor.query(
+        `SELECT i.*, ${JOINED_ATTEMPT} FROM payment_intents i JOIN payment_attempts a ON a.attempt_id = i.latest_attempt_id
+          WHERE i.payment_intent_id = ANY($1::text[]) ORDER BY i.payment_intent_id
+            FOR UPDATE OF i FOR NO KEY UPDATE OF a`,
+        [ids],
+      ),
+    );
+    return rows.map((row) => ({ intent: toIntent(row), attempt: attemptOfJoined(row) }));
+  }
+
   async findIntentByClientSecret(executor: Executor, clientSecret: string): Promise<PaymentIntent | undefined> {
     const [row] = rowsOf<IntentRow>(
       await executor.query('SELECT * FROM payment_intents WHERE client_secret = $1', [clientSecret]),
