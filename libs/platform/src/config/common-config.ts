@@ -22,6 +22,11 @@ export function commonConfig(app: AppName) {
       'send parameterised queries as named prepared statements, one set per connection (false behind a pooler in transaction mode)',
       { default: true },
     ),
+    OUTBOX_RETENTION_HOURS: env.int('hours a published outbox row is kept before it is deleted (0: kept for ever)', {
+      default: 168,
+      min: 0,
+      max: 87_600,
+    }),
     KAFKA_BROKERS: env.list('comma-separated Kafka bootstrap brokers', { default: '127.0.0.1:9092' }),
     REDIS_URL: env.url('Redis URL', ['redis', 'rediss'], { default: 'redis://127.0.0.1:6379' }),
     KAFKA_PREFIX: env.string(

@@ -20,6 +20,7 @@ export class Metrics {
   readonly commandRequests: Histogram<'type' | 'outcome'>;
   readonly eventsConsumed: Counter<'topic' | 'outcome'>;
   readonly outboxPublished: Counter;
+  readonly outboxPruned: Counter;
   readonly outboxPending: Gauge;
   /** Set by the outbox lifecycle: counts unpublished rows when Prometheus scrapes. */
   outboxPendingSource?: () => Promise<number>;
@@ -61,6 +62,11 @@ export class Metrics {
     this.outboxPublished = new Counter({
       name: 'paygrid_outbox_published_total',
       help: 'Outbox rows published to Kafka',
+      registers,
+    });
+    this.outboxPruned = new Counter({
+      name: 'paygrid_outbox_pruned_total',
+      help: 'Published outbox rows deleted past OUTBOX_RETENTION_HOURS',
       registers,
     });
     this.outboxPending = new Gauge({

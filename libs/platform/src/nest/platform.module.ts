@@ -36,6 +36,7 @@ import { JobsModule } from '../jobs/jobs.module';
 import { JobsOptions } from '../jobs/job.types';
 import { DurableJobsTable1700000000100 } from '../jobs/durable-jobs.migration';
 import { warnWhenAutovacuumIsOff } from '../database/autovacuum-check';
+import { OutboxRetention } from '../outbox/outbox-retention';
 
 /**
  * Everything an app needs from infrastructure, wired once: config, logger, metrics, its database
@@ -49,6 +50,8 @@ export interface PlatformOptions {
     DATABASE_URL: string;
     /** Optional so a test's hand-made config need not name it: prepared unless false. */
     DATABASE_PREPARED_STATEMENTS?: boolean;
+    /** Optional for the same reason: 168 (7 days) unless given; 0 keeps every row. */
+    OUTBOX_RETENTION_HOURS?: number;
     KAFKA_BROKERS: string[];
     KAFKA_PREFIX: string;
     REDIS_URL: string;
@@ -75,6 +78,7 @@ export interface PlatformOptions {
 export class OutboxLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private relay?: OutboxRelay;
   private producer?: Producer;
+  private retention?: OutboxRetention;
 
   constructor(
     @Inject(KAFKA) private readonly kafka: Kafka,
@@ -93,6 +97,10 @@ export class OutboxLifecycle implements OnApplicationBootstrap, BeforeApplicatio
       afterPublish: async (ids) => void this.metrics.outboxPublished.inc(ids.length),
     });
     await this.relay.start();
+    this.retention = new OutboxRetention(this.dataSource, this.logger, { retentionHours: this.config.OUTBOX_RETENTION_HOURS ?? 168 }, (rows) =>
+      this.metrics.outboxPruned.inc(rows),
+    );
+    this.retention.start();
     const dataSource = this.dataSource;
     this.metrics.outboxPendingSource = async () => {
       const [row] = await dataSource.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL');
@@ -102,6 +110,7 @@ export class OutboxLifecycle implements OnApplicationBootstrap, BeforeApplicatio
 
   /** Before the connections close (ConnectionsLifecycle runs on onApplicationShutdown). */
   async beforeApplicationShutdown(): Promise<void> {
+    await this.retention?.stop();
     await this.relay?.stop();
     await this.producer?.disconnect();
   }
