@@ -13,7 +13,7 @@ import {
   stopApps,
   waitUntilReady,
 } from '@paygrid/local-stack';
-import { deleteStackTopics, KafkaNames } from '@paygrid/platform';
+import { appDescriptor, deleteStackTopics, KafkaNames } from '@paygrid/platform';
 import { benchKafkaRoundTrip, benchPostgresCommit } from './baselines';
 import { benchAuthenticatedIdempotentEcho, benchHttpNoop } from './http-benches';
 import { runCreateLoad } from './acquiring/create-load';
@@ -80,6 +80,7 @@ async function main(): Promise<void> {
           cpuGroups,
           databases: { serverUrl: infrastructure.databaseServerUrl, suffix: settings.databaseSuffix },
           kafkaBrokers: infrastructure.kafkaBrokers,
+          dispatcherMetricsUrl: `http://127.0.0.1:${appDescriptor('webhook-dispatcher').port + settings.portOffset}/metrics`,
           say,
         });
         Object.assign(results, sections);

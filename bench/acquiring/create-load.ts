@@ -39,6 +39,8 @@ export interface CreateLoadOptions {
   databases: { serverUrl: string; suffix: string };
   /** The broker, for the offset commits per create. */
   kafkaBrokers: string;
+  /** The webhook dispatcher's /metrics, for how its first attempts went (direct or through the queue). */
+  dispatcherMetricsUrl: string;
   say: (line: string) => void;
 }
 
@@ -89,6 +91,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const runStart = Date.now();
     const serverBefore = await sampleServer(options.databases.serverUrl, options.databases.suffix);
     const offsetsBefore = await offsetCommitRecords(options.kafkaBrokers);
+    const firstAttemptsBefore = await firstAttempts(options.dispatcherMetricsUrl);
     const switchesBefore = sampleSwitches(options.cpuGroups);
     const before = sampleCpu(options.cpuGroups);
     const loaded = await runCreateIntents(client, { concurrency: 16 });
@@ -100,6 +103,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const measuredMs = Date.now() - runStart;
     const serverAfter = await sampleServer(options.databases.serverUrl, options.databases.suffix);
     const offsetsAfter = await offsetCommitRecords(options.kafkaBrokers);
+    const firstAttemptsAfter = await firstAttempts(options.dispatcherMetricsUrl);
     const creates = loaded.acquiring_create_intent_requests - loaded.acquiring_create_intent_errors;
     const databaseWork = databaseWorkPerOperation(serverBefore.databases, serverAfter.databases, creates, options.databases.suffix);
     const used = cpuBetween(options.cpuGroups, before, after);
@@ -148,6 +152,9 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         webhook_commit_to_receiver_p50_ms: webhook.p50_ms,
         webhook_commit_to_receiver_p99_ms: webhook.p99_ms,
         postgres_autovacuum_on: autovacuum ? 1 : 0,
+        // Queued: no direct-send slot or place in line was free, so the BullMQ path (seconds under load).
+        webhook_first_attempts_direct: firstAttemptsAfter.direct - firstAttemptsBefore.direct,
+        webhook_first_attempts_queued: firstAttemptsAfter.queued - firstAttemptsBefore.queued,
       },
       acquiring_failing_endpoint: { ...failing, ...failingCpu, failing_endpoint_attempts: failedAttempts },
       acquiring_create_intent_no_endpoints: withoutEndpoints,
@@ -175,6 +182,14 @@ async function deleteEndpoint(client: CreateIntentClient, endpointId: string): P
     headers: { ...client.headers, 'x-idempotency-key': randomUUID() },
     body: '{}',
   });
+}
+
+/** The dispatcher's `paygrid_webhook_first_attempts_total` by path (0 for a path not counted yet). */
+async function firstAttempts(metricsUrl: string): Promise<{ direct: number; queued: number }> {
+  const text = await (await fetch(metricsUrl)).text();
+  const count = (path: string) =>
+    Number(new RegExp(`^paygrid_webhook_first_attempts_total\\{path="${path}"[^}]*\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+  return { direct: count('direct'), queued: count('queued') };
 }
 
 /**
