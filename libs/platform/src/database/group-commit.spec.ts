@@ -101,3 +101,42 @@ describe('GroupCommit with a gathering window', () => {
     expect(await during).toBe('done 2');
   });
 });
+
+describe('GroupCommit with a write of one item alone', () => {
+  it('retries a failed write of several one item at a time: only the item that cannot be written fails', async () => {
+    const written: number[][] = [];
+    const group = new GroupCommit<number, string>(
+      async (items) => {
+        written.push(items);
+        if (items.includes(2)) throw new Error('the batch failed');
+        return items.map((item) => `done ${item}`);
+      },
+      10,
+      {
+        gatherMs: 1,
+        alone: async (item) => {
+          written.push([item]);
+          if (item === 2) throw new Error('2 cannot be written');
+          return `alone ${item}`;
+        },
+      },
+    );
+    const outcomes = await Promise.allSettled([1, 2, 3].map((item) => group.submit(item)));
+
+    expect(written).toEqual([[1, 2, 3], [1], [2], [3]]);
+    expect(outcomes).toEqual([
+      { status: 'fulfilled', value: 'alone 1' },
+      { status: 'rejected', reason: new Error('2 cannot be written') },
+      { status: 'fulfilled', value: 'alone 3' },
+    ]);
+  });
+
+  it('rejects a failed write of one item with its error, without writing it again', async () => {
+    const alone = jest.fn();
+    const group = new GroupCommit<number, string>(() => Promise.reject(new Error('write failed')), 10, {
+      alone,
+    });
+    await expect(group.submit(1)).rejects.toThrow('write failed');
+    expect(alone).not.toHaveBeenCalled();
+  });
+});

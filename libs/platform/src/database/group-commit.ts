@@ -11,11 +11,15 @@
  *
  * `write` receives the items in arrival order and returns one result per item, in the same order. If it
  * throws, every item of that batch is rejected with the error (their callers decide what a failed write
- * means, as they would for their own statement); later batches are still written.
+ * means, as they would for their own statement); later batches are still written. With `alone`, a failed
+ * write of several items is instead retried one item at a time, so that only an item that cannot be
+ * written fails its caller.
  */
-export interface GroupCommitOptions {
+export interface GroupCommitOptions<T, R> {
   /** How long the first item of a quiet moment waits for others (default 0: written at once). */
   gatherMs?: number;
+  /** Writes one item by itself: after a failed write of several, each is tried again this way. */
+  alone?: (item: T) => Promise<R>;
 }
 
 export class GroupCommit<T, R> {
@@ -26,7 +30,7 @@ export class GroupCommit<T, R> {
   constructor(
     private readonly write: (items: T[]) => Promise<R[]>,
     private readonly maxBatch = 500,
-    private readonly options: GroupCommitOptions = {},
+    private readonly options: GroupCommitOptions<T, R> = {},
   ) {}
 
   submit(item: T): Promise<R> {
@@ -52,7 +56,10 @@ export class GroupCommit<T, R> {
         const results = await this.write(batch.map((entry) => entry.item));
         batch.forEach((entry, index) => entry.resolve(results[index]));
       } catch (error) {
-        for (const entry of batch) entry.reject(error);
+        const alone = this.options.alone;
+        if (alone && batch.length > 1)
+          await Promise.all(batch.map((entry) => alone(entry.item).then(entry.resolve, entry.reject)));
+        else for (const entry of batch) entry.reject(error);
       }
     }
     this.writing = false;

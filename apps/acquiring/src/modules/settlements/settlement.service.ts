@@ -41,7 +41,7 @@ export class SettlementService {
    * caller's answer (the sandbox settles seconds after capture), and at a few captures a second they come
    * this far apart.
    */
-  private readonly cleared: GroupCommit<Cleared, SettleOutcome>;
+  private readonly cleared: GroupCommit<Cleared, void>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -53,8 +53,11 @@ export class SettlementService {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(ACQUIRING_CONFIG) config: Pick<AcquiringConfig, 'SETTLEMENT_BATCH_MAX' | 'SETTLEMENT_GATHER_MS'>,
   ) {
-    this.cleared = new GroupCommit((batch) => this.settleCleared(batch), config.SETTLEMENT_BATCH_MAX, {
+    // A batch that cannot commit is recorded again one capture per transaction, so that only a capture that
+    // cannot be recorded fails its run (and is retried by it) and the others settle.
+    this.cleared = new GroupCommit((batch) => this.recordBatch(batch), config.SETTLEMENT_BATCH_MAX, {
       gatherMs: config.SETTLEMENT_GATHER_MS,
+      alone: (capture) => this.transactions.run((tx) => this.recordSettlements(tx, [capture])),
     });
   }
 
@@ -98,36 +101,21 @@ export class SettlementService {
       amountMinor: attempt.capturedAmountMinor,
       currency: attempt.currency,
     });
-    const { failure } = await this.cleared.submit({ attempt, arn, run });
-    if (failure) throw failure.error;
+    await this.cleared.submit({ attempt, arn, run });
   }
 
-  /**
-   * One transaction for the batch; should it fail, one per capture, so that only a capture that cannot be
-   * recorded fails its run (and is retried by it) and the others settle.
-   */
-  private async settleCleared(batch: Cleared[]): Promise<SettleOutcome[]> {
-    if (batch.length > 1) {
-      try {
-        await this.transactions.run((tx) => this.recordSettlements(tx, batch));
-        return batch.map(() => ({}));
-      } catch (error) {
+  private async recordBatch(batch: Cleared[]): Promise<void[]> {
+    try {
+      await this.transactions.run((tx) => this.recordSettlements(tx, batch));
+    } catch (error) {
+      if (batch.length > 1)
         this.logger.warn(
           { err: error, attempt_ids: batch.map(({ attempt }) => attempt.id) },
           'a batch of settlements failed; recording each on its own',
         );
-      }
+      throw error;
     }
-    return Promise.all(
-      batch.map((capture) =>
-        this.transactions
-          .run((tx) => this.recordSettlements(tx, [capture]))
-          .then(
-            (): SettleOutcome => ({}),
-            (error: unknown): SettleOutcome => ({ failure: { error } }),
-          ),
-      ),
-    );
+    return batch.map(() => undefined);
   }
 
   /**
@@ -224,11 +212,6 @@ interface Due {
   capture: Cleared;
   snapshot: Snapshot;
   current: PaymentAttempt;
-}
-
-/** Wrapped, so that a run's failure travels back to it as a value and only its own run throws it. */
-interface SettleOutcome {
-  failure?: { error: unknown };
 }
 
 function isDue(due: Due | undefined): due is Due {
