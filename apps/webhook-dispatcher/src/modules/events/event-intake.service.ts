@@ -142,7 +142,7 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
     this.direct.release(reserved - leased.length);
     this.direct.start(leased.map((item) => item.claimed));
     const due = stored.inserted.flatMap((item) => (item.leased || item.due === null ? [] : [item.due]));
-    // Queued first attempts mean the direct-send slots were all taken (WEBHOOK_DIRECT_SENDS): a slower path.
+    // Queued first attempts mean the direct-send slots and the line behind them were full: a slower path.
     this.webhookMetrics.firstAttempts.inc({ path: 'direct' }, leased.length);
     this.webhookMetrics.firstAttempts.inc({ path: 'queued' }, due.length);
     this.webhookMetrics.firstAttempts.inc(

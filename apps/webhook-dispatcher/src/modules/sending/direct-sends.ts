@@ -43,6 +43,8 @@ interface Waiting {
 @Injectable()
 export class DirectSends implements OnApplicationShutdown {
   private readonly slots: number;
+  /** Slots and the places in line behind them. */
+  private readonly places: number;
   /** How long after its hand-over a waiting delivery may still start. */
   private readonly startWithinMs: number;
   /** Slots granted to the intake: attempts in flight, waiting here, or about to be handed over. */
@@ -57,6 +59,7 @@ export class DirectSends implements OnApplicationShutdown {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.slots = config.WEBHOOK_DIRECT_SENDS;
+    this.places = this.slots * (1 + WAITING_PER_SLOT);
     this.startWithinMs = Math.max(0, processor.leaseMs - config.WEBHOOK_TIMEOUT_MS - START_SAFETY_MS);
   }
 
@@ -70,8 +73,7 @@ export class DirectSends implements OnApplicationShutdown {
    * or `release` each one it got.
    */
   reserve(wanted: number): number {
-    const places = this.slots * (1 + WAITING_PER_SLOT);
-    const granted = Math.max(0, Math.min(wanted, places - this.reserved));
+    const granted = Math.max(0, Math.min(wanted, this.places - this.reserved));
     this.reserved += granted;
     return granted;
   }

@@ -80,7 +80,7 @@ export class WebhookMetrics {
       name: 'paygrid_webhook_first_attempts_total',
       help:
         "New deliveries by their first attempt's path: direct (sent by the intake), queued (no direct-send slot " +
-        'free: a BullMQ job, as a retry), held (the endpoint is failing: waits for it to answer)',
+        'or place in line free: a BullMQ job, as a retry), held (the endpoint is failing: waits for it to answer)',
       labelNames: ['path'],
       registers,
     });
