@@ -52,10 +52,7 @@ const SECOND_PATH = '/bench-second';
 export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<string, Record<string, number>>> {
   const client = await createIntentClient(options.gateway, options.credentials);
   const receiver = await ReceiverThread.start();
-  const arrivals: { at: number; createdAt: number }[] = [];
-  receiver.onArrival((arrival) => {
-    if (arrival.path === OK_PATH) arrivals.push(arrival);
-  });
+  const arrivedOk = () => receiver.arrivals(OK_PATH).length;
   const endpoints: string[] = [];
   try {
     // The workload benches before issue 12 measured (no webhook endpoint, so no deliveries): the
@@ -66,7 +63,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
 
     for (const path of [OK_PATH, SECOND_PATH]) endpoints.push(await createEndpoint(client, receiver.url(path)));
     await client.warmUp(20);
-    await drained(arrivals);
+    await drained(arrivedOk);
 
     // Statistics for the tables the warm-up and the run before filled (vacuumAnalyzeStack says why).
     const maintained = () => vacuumAnalyzeStack(options.databases.serverUrl, options.databases.suffix);
@@ -77,7 +74,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const single = await runCreateIntents(client, { concurrency: 1, seconds: 5 });
 
     options.say('  create-intent, concurrency 16, 10 s (CPU from /proc, webhook latency at the receiver)');
-    await drained(arrivals);
+    await drained(arrivedOk);
     await maintained();
     const idleSwitchesBefore = sampleSwitches(options.cpuGroups);
     const idleSwitchesStart = Date.now();
@@ -96,7 +93,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const before = sampleCpu(options.cpuGroups);
     const loaded = await runCreateIntents(client, { concurrency: 16 });
     const runEnd = Date.now();
-    await drained(arrivals);
+    await drained(arrivedOk);
     await receiver.settle();
     const after = sampleCpu(options.cpuGroups);
     const switchesAfter = sampleSwitches(options.cpuGroups);
@@ -114,7 +111,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
       creates,
       { perMs: idleSwitchesPerMs, runMs: measuredMs },
     );
-    const ofRun = arrivals.filter((arrival) => arrival.createdAt >= runStart && arrival.createdAt <= runEnd);
+    const ofRun = receiver.arrivals(OK_PATH).filter((arrival) => arrival.createdAt >= runStart && arrival.createdAt <= runEnd);
     const webhook = summarise(ofRun.map((arrival) => arrival.at - arrival.createdAt));
 
     options.say('  create-intent, concurrency 16, 10 s, one endpoint answering 500 to everything');
@@ -196,11 +193,11 @@ async function firstAttempts(metricsUrl: string): Promise<{ direct: number; queu
  * Until the receiver got nothing new for a second (the pipeline has drained), within 60 s: a bench
  * measure, not a test, so "quiet for a second" is good enough.
  */
-async function drained(arrivals: unknown[]): Promise<void> {
+async function drained(arrivals: () => number): Promise<void> {
   const deadline = Date.now() + 60_000;
   let seen = -1;
-  while (arrivals.length !== seen && Date.now() < deadline) {
-    seen = arrivals.length;
+  while (arrivals() !== seen && Date.now() < deadline) {
+    seen = arrivals();
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
 }

@@ -31,7 +31,6 @@ type FromThread =
 
 export class ReceiverThread {
   private readonly arrivalsSoFar: Arrival[] = [];
-  private readonly listeners = new Set<(arrival: Arrival) => void>();
   private readonly pendingSettles = new Map<number, () => void>();
   private nextSettleId = 0;
 
@@ -66,10 +65,6 @@ export class ReceiverThread {
       : this.arrivalsSoFar.filter((arrival) => arrival.path === path);
   }
 
-  onArrival(listener: (arrival: Arrival) => void): void {
-    this.listeners.add(listener);
-  }
-
   /** How `path` answers from now on; in force when the returned promise resolves. */
   respond(path: string, answer: ReceiverAnswer): Promise<void> {
     this.send({ kind: 'respond', path, answer });
@@ -97,7 +92,6 @@ export class ReceiverThread {
   private onMessage(message: FromThread): void {
     if (message.kind === 'arrival') {
       this.arrivalsSoFar.push(message.arrival);
-      for (const listener of this.listeners) listener(message.arrival);
     } else if (message.kind === 'settled') {
       this.pendingSettles.get(message.id)?.();
       this.pendingSettles.delete(message.id);
