@@ -531,3 +531,60 @@ describe('durable jobs due soon, on local timers', () => {
     expect(await effectsOf([subject])).toEqual(new Map([[subject, 1]]));
   });
 });
+
+describe('claims of runs starting together', () => {
+  const store = new JobStore();
+
+  beforeAll(async () => {
+    await replicaA.close();
+    replicaA = await start(undefined, { ...jobsOptions, localHorizonMs: 10_000, concurrency: 8 });
+    replicaB = replicaA;
+  }, 60_000);
+
+  it('claims each run once in one statement: a run named twice, or a stale attempt, gets nothing', async () => {
+    const [first, second] = subjectsOf('claim-all', 2);
+    await schedule([
+      { kind: 'test_effect', subjectId: first, dueAt: later() },
+      { kind: 'test_effect', subjectId: second, dueAt: later() },
+    ]);
+    const [firstId, secondId] = await Promise.all(
+      [first, second].map(
+        async (subject) =>
+          (await data().query('SELECT job_id FROM durable_jobs WHERE subject_id = $1', [subject]))[0]
+            .job_id as string,
+      ),
+    );
+
+    const claimed = await store.claimAll(
+      data(),
+      [
+        { id: firstId, attempt: 1 },
+        { id: firstId, attempt: 1 },
+        { id: secondId, attempt: 2 },
+      ],
+      60_000,
+    );
+
+    expect(claimed).toEqual([{ kind: 'test_effect', subjectId: first }, undefined, undefined]);
+    expect((await jobsOf([first, second])).map((job) => [job.subject_id, job.attempts]).sort()).toEqual([
+      [first, 1],
+      [second, 0],
+    ]);
+  });
+
+  it('claims the runs of one local timer slot with one statement', async () => {
+    const subjects = subjectsOf('slot', 4);
+    const claimAll = jest.spyOn(JobStore.prototype, 'claimAll');
+    try {
+      const dueAt = new Date(Date.now() + 300);
+      await schedule(subjects.map((subjectId) => ({ kind: 'test_effect', subjectId, dueAt })));
+      await waitFor(async () => (await jobsOf(subjects)).every((job) => job.status === 'done'), {
+        what: 'the four runs',
+      });
+      expect(claimAll.mock.calls.map(([, runs]) => runs.length)).toEqual([4]);
+    } finally {
+      claimAll.mockRestore();
+    }
+    expect(await effectsOf(subjects)).toEqual(new Map(subjects.map((subject) => [subject, 1])));
+  });
+});

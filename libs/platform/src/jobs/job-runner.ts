@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Logger } from 'pino';
+import { GroupCommit } from '../database/group-commit';
 import { LOGGER } from '../nest/tokens';
 import { runWithCorrelation } from '../logging/correlation';
 import { JobMetrics, RunOutcome } from './job-metrics';
 import { JobQueue } from './job-queue';
 import { JobRegistry } from './job-registry';
-import { JobStore } from './job-store';
+import { ClaimedJob, JobStore, RunRef } from './job-store';
 import { JOBS_OPTIONS } from './jobs.tokens';
 import { backoffDelayMs, bullJobIdOf, JobRunInfo, ResolvedJobsOptions, runDataOf } from './job.types';
 
@@ -27,6 +28,20 @@ import { backoffDelayMs, bullJobIdOf, JobRunInfo, ResolvedJobsOptions, runDataOf
  */
 @Injectable()
 export class JobRunner {
+  /**
+   * Claims of runs starting together (a local timer's slot, local-job-timers.ts) share a statement: one
+   * commit for the lot instead of one each. The first waits a millisecond for the others of its turn; a
+   * failed statement is tried again per run, so one bad claim fails only its own run.
+   */
+  private readonly claims = new GroupCommit<RunRef, ClaimedJob | undefined>(
+    (runs) => this.store.claimAll(this.dataSource, runs, this.options.leaseMs),
+    100,
+    {
+      gatherMs: 1,
+      alone: (run) => this.store.claim(this.dataSource, run.id, run.attempt, this.options.leaseMs),
+    },
+  );
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly store: JobStore,
@@ -67,7 +82,7 @@ export class JobRunner {
   }
 
   private async runRecorded(run: JobRunInfo): Promise<RunOutcome> {
-    const claimed = await this.store.claim(this.dataSource, run.id, run.attempt, this.options.leaseMs);
+    const claimed = await this.claims.submit(run);
     if (!claimed) return this.count(run.kind, 'stale');
     let completedByHandler = false;
     const info: JobRunInfo = {

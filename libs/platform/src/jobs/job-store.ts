@@ -19,6 +19,9 @@ interface JobRow {
   due_at: Date;
 }
 
+/** A run to claim: its job and attempt number. */
+export type RunRef = Pick<JobRun, 'id' | 'attempt'>;
+
 export interface ClaimedJob {
   kind: string;
   subjectId: string;
@@ -56,16 +59,37 @@ export class JobStore {
     attempt: number,
     leaseMs: number,
   ): Promise<ClaimedJob | undefined> {
-    const [row] = rowsOf<JobRow>(
+    const [claimed] = await this.claimAll(executor, [{ id: jobId, attempt }], leaseMs);
+    return claimed;
+  }
+
+  /**
+   * `claim` for several runs in one statement, one answer per run in their order. A run named twice (a
+   * duplicated BullMQ job starting beside the local timer's) is claimed once: the first asker gets it.
+   */
+  async claimAll(
+    executor: Executor,
+    runs: readonly RunRef[],
+    leaseMs: number,
+  ): Promise<(ClaimedJob | undefined)[]> {
+    const rows = rowsOf<JobRow>(
       await executor.query(
-        `UPDATE durable_jobs SET attempts = $2, lease_until = now() + $3 * interval '1 millisecond', updated_at = now()
-          WHERE job_id = $1 AND status = 'pending' AND attempts = $2 - 1
-            AND (lease_until IS NULL OR lease_until < now())
-          RETURNING kind, subject_id`,
-        [jobId, attempt, leaseMs],
+        `UPDATE durable_jobs d
+            SET attempts = r.attempt, lease_until = now() + $3 * interval '1 millisecond', updated_at = now()
+           FROM unnest($1::text[], $2::int[]) AS r(job_id, attempt)
+          WHERE d.job_id = r.job_id AND d.status = 'pending' AND d.attempts = r.attempt - 1
+            AND (d.lease_until IS NULL OR d.lease_until < now())
+          RETURNING d.job_id, d.kind, d.subject_id, d.attempts`,
+        [runs.map((run) => run.id), runs.map((run) => run.attempt), leaseMs],
       ),
     );
-    return row ? { kind: row.kind, subjectId: row.subject_id } : undefined;
+    const claimed = new Map(rows.map((row) => [`${row.job_id}-${row.attempts}`, row]));
+    return runs.map((run) => {
+      const key = `${run.id}-${run.attempt}`;
+      const row = claimed.get(key);
+      claimed.delete(key);
+      return row ? { kind: row.kind, subjectId: row.subject_id } : undefined;
+    });
   }
 
   /** Keeps a long run's lease alive; false once the run is no longer this worker's. */

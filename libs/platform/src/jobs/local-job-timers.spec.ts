@@ -1,6 +1,6 @@
 import { Logger } from 'pino';
 import { JOBS_DEFAULTS, JobRun, ResolvedJobsOptions } from './job.types';
-import { LocalJobTimers, MAX_LOCAL_RUNS } from './local-job-timers';
+import { LOCAL_SLOT_MS, LocalJobTimers, MAX_LOCAL_RUNS } from './local-job-timers';
 
 const logger = { error: jest.fn() } as unknown as Logger;
 const options = (overrides: Partial<ResolvedJobsOptions> = {}): ResolvedJobsOptions => ({
@@ -17,7 +17,8 @@ const runIn = (ms: number, id = `job_${ms}`): JobRun => ({
 });
 
 describe('LocalJobTimers', () => {
-  beforeEach(() => jest.useFakeTimers());
+  // The clock starts at a slot's start, so a run due in N ms (a multiple of the slot) starts at N ms.
+  beforeEach(() => jest.useFakeTimers({ now: 1_000 * LOCAL_SLOT_MS }));
   afterEach(() => jest.useRealTimers());
 
   it('takes nothing before it is started, or with no horizon', () => {
@@ -45,6 +46,29 @@ describe('LocalJobTimers', () => {
     await jest.advanceTimersByTimeAsync(1_000);
     expect(started).toEqual(['job_soon']);
     expect(timers.holds(soon)).toBe(false);
+  });
+
+  it('starts the runs due within one slot together, at its end', async () => {
+    const startedAt = new Map<string, number>();
+    const timers = new LocalJobTimers(options({ concurrency: 8 }), logger);
+    timers.start(async (_kind, data) => {
+      startedAt.set(data.id, Date.now());
+    });
+    const slotStart = Date.now();
+    timers.take(
+      [runIn(1, 'job_early'), runIn(LOCAL_SLOT_MS, 'job_late'), runIn(LOCAL_SLOT_MS + 1, 'job_next')],
+      {},
+    );
+
+    await jest.advanceTimersByTimeAsync(LOCAL_SLOT_MS - 1);
+    expect(startedAt.size).toBe(0);
+
+    await jest.advanceTimersByTimeAsync(2 * LOCAL_SLOT_MS);
+    expect(Object.fromEntries(startedAt)).toEqual({
+      job_early: slotStart + LOCAL_SLOT_MS,
+      job_late: slotStart + LOCAL_SLOT_MS,
+      job_next: slotStart + 2 * LOCAL_SLOT_MS,
+    });
   });
 
   it('runs at most `concurrency` at once; the others wait, held, for a slot', async () => {
