@@ -81,6 +81,7 @@ async function main(): Promise<void> {
           databases: { serverUrl: infrastructure.databaseServerUrl, suffix: settings.databaseSuffix },
           kafkaBrokers: infrastructure.kafkaBrokers,
           dispatcherMetricsUrl: `http://127.0.0.1:${appDescriptor('webhook-dispatcher').port + settings.portOffset}/metrics`,
+          acquiringMetricsUrl: `http://127.0.0.1:${appDescriptor('acquiring').port + settings.portOffset}/metrics`,
           say,
         });
         Object.assign(results, sections);

@@ -41,6 +41,8 @@ export interface CreateLoadOptions {
   kafkaBrokers: string;
   /** The webhook dispatcher's /metrics, for how its first attempts went (direct or through the queue). */
   dispatcherMetricsUrl: string;
+  /** Acquiring's /metrics, for its outbox relay's batches per create. */
+  acquiringMetricsUrl: string;
   say: (line: string) => void;
 }
 
@@ -89,6 +91,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const serverBefore = await sampleServer(options.databases.serverUrl, options.databases.suffix);
     const offsetsBefore = await offsetCommitRecords(options.kafkaBrokers);
     const firstAttemptsBefore = await firstAttempts(options.dispatcherMetricsUrl);
+    const relayBatchesBefore = await counterOf(options.acquiringMetricsUrl, 'paygrid_outbox_batches_total');
     const switchesBefore = sampleSwitches(options.cpuGroups);
     const before = sampleCpu(options.cpuGroups);
     const loaded = await runCreateIntents(client, { concurrency: 16 });
@@ -101,6 +104,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const serverAfter = await sampleServer(options.databases.serverUrl, options.databases.suffix);
     const offsetsAfter = await offsetCommitRecords(options.kafkaBrokers);
     const firstAttemptsAfter = await firstAttempts(options.dispatcherMetricsUrl);
+    const relayBatchesAfter = await counterOf(options.acquiringMetricsUrl, 'paygrid_outbox_batches_total');
     const creates = loaded.acquiring_create_intent_requests - loaded.acquiring_create_intent_errors;
     const databaseWork = databaseWorkPerOperation(serverBefore.databases, serverAfter.databases, creates, options.databases.suffix);
     const used = cpuBetween(options.cpuGroups, before, after);
@@ -152,6 +156,9 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         // Queued: no direct-send slot or place in line was free, so the BullMQ path (seconds under load).
         webhook_first_attempts_direct: firstAttemptsAfter.direct - firstAttemptsBefore.direct,
         webhook_first_attempts_queued: firstAttemptsAfter.queued - firstAttemptsBefore.queued,
+        // Each batch is a produce, and a fetch and an intake transaction for each consumer of the events.
+        relay_batches_per_op_acquiring:
+          creates > 0 ? Math.round(((relayBatchesAfter - relayBatchesBefore) / creates) * 100) / 100 : 0,
       },
       acquiring_failing_endpoint: { ...failing, ...failingCpu, failing_endpoint_attempts: failedAttempts },
       acquiring_create_intent_no_endpoints: withoutEndpoints,
@@ -187,6 +194,12 @@ async function firstAttempts(metricsUrl: string): Promise<{ direct: number; queu
   const count = (path: string) =>
     Number(new RegExp(`^paygrid_webhook_first_attempts_total\\{path="${path}"[^}]*\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
   return { direct: count('direct'), queued: count('queued') };
+}
+
+/** A counter's value on a /metrics page, whatever its default labels (0 when absent). */
+async function counterOf(metricsUrl: string, name: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  return Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+)`, 'm').exec(text)?.[1] ?? 0);
 }
 
 /**

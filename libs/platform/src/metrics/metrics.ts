@@ -20,6 +20,7 @@ export class Metrics {
   readonly commandRequests: Histogram<'type' | 'outcome'>;
   readonly eventsConsumed: Counter<'topic' | 'outcome'>;
   readonly outboxPublished: Counter;
+  readonly outboxBatches: Counter;
   readonly outboxPruned: Counter;
   readonly outboxPending: Gauge;
   /** Set by the outbox lifecycle: counts unpublished rows when Prometheus scrapes. */
@@ -62,6 +63,11 @@ export class Metrics {
     this.outboxPublished = new Counter({
       name: 'paygrid_outbox_published_total',
       help: 'Outbox rows published to Kafka',
+      registers,
+    });
+    this.outboxBatches = new Counter({
+      name: 'paygrid_outbox_batches_total',
+      help: 'Outbox relay batches published to Kafka (rows per batch: paygrid_outbox_published_total over this)',
       registers,
     });
     this.outboxPruned = new Counter({

@@ -94,7 +94,10 @@ export class OutboxLifecycle implements OnApplicationBootstrap, BeforeApplicatio
     this.producer = createProducer(this.kafka);
     await this.producer.connect();
     this.relay = new OutboxRelay(this.dataSource, this.producer, this.names, this.config.DATABASE_URL, this.logger, {
-      afterPublish: async (ids) => void this.metrics.outboxPublished.inc(ids.length),
+      afterPublish: async (ids) => {
+        this.metrics.outboxPublished.inc(ids.length);
+        this.metrics.outboxBatches.inc();
+      },
     });
     await this.relay.start();
     this.retention = new OutboxRetention(this.dataSource, this.logger, { retentionHours: this.config.OUTBOX_RETENTION_HOURS ?? 168 }, (rows) =>
