@@ -666,6 +666,15 @@ export class PaymentRepository {
     return row ? toAttempt(row) : undefined;
   }
 
+  /** Several attempts by id in one statement, one answer per id in their order (undefined: no such attempt). */
+  async findAttempts(executor: Executor, ids: readonly string[]): Promise<(PaymentAttempt | undefined)[]> {
+    const rows = rowsOf<AttemptRow>(
+      await executor.query('SELECT * FROM payment_attempts WHERE attempt_id = ANY($1::text[])', [ids]),
+    );
+    const byId = new Map(rows.map((row) => [row.attempt_id, toAttempt(row)]));
+    return ids.map((id) => byId.get(id));
+  }
+
   async listAttempts(executor: Executor, filter: AttemptFilter, window: PageWindow): Promise<{ total: number; items: PaymentAttempt[] }> {
     const where = `account_id = $1 AND ($2::text IS NULL OR payment_intent_id = $2) AND ($3::text[] IS NULL OR attempt_status = ANY($3))`;
     const params = [filter.accountId, filter.intentId ?? null, filter.statuses ?? null];

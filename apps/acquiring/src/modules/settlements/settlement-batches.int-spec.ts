@@ -88,11 +88,18 @@ describe('settlements of captures cleared together', () => {
     const captures = await fourCaptured();
     const attemptIds = captures.map(({ attemptId }) => attemptId);
     const wire = watchPgRoundTrips();
+    const reads = jest.spyOn(PaymentRepository.prototype, 'findAttempts');
+    let readIds: (readonly string[])[];
     try {
       await Promise.all(captures.map(({ attemptId }) => settlements.settle(attemptId, runOf(attemptId))));
+      readIds = reads.mock.calls.map(([, ids]) => ids);
     } finally {
       wire.restore();
+      reads.mockRestore();
     }
+
+    // Runs starting together (a timer slot's) read their attempts with one statement.
+    expect(readIds).toEqual([attemptIds]);
 
     const written = wire.transactions().filter(({ texts }) => texts.includes('WITH new_batch'));
     expect(written).toHaveLength(1);

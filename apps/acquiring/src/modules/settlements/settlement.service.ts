@@ -42,6 +42,11 @@ export class SettlementService {
    * this far apart.
    */
   private readonly cleared: GroupCommit<Cleared, void>;
+  /**
+   * The attempts the job's runs start from, read together: the runs of one timer slot start in the same turn
+   * (local-job-timers.ts), so their reads are one statement, as their claims were.
+   */
+  private readonly attemptReads: GroupCommit<string, PaymentAttempt | undefined>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -58,6 +63,9 @@ export class SettlementService {
     this.cleared = new GroupCommit((batch) => this.recordBatch(batch), config.SETTLEMENT_BATCH_MAX, {
       gatherMs: config.SETTLEMENT_GATHER_MS,
       alone: (capture) => this.transactions.run((tx) => this.recordSettlements(tx, [capture])),
+    });
+    this.attemptReads = new GroupCommit((ids) => this.payments.findAttempts(this.dataSource, ids), 100, {
+      gatherMs: 1,
     });
   }
 
@@ -93,7 +101,7 @@ export class SettlementService {
    * run's completion in a transaction shared with the captures cleared about the same time (settleCleared).
    */
   async settle(attemptId: string, run?: JobRunInfo): Promise<void> {
-    const attempt = await this.payments.findAttempt(this.dataSource, attemptId);
+    const attempt = await this.attemptReads.submit(attemptId);
     if (!attempt || attempt.status !== 'CAPTURE_REQUESTED') return;
     const { arn } = await this.connector.clear({
       processorReference: attempt.processorReference ?? '',
