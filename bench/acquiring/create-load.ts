@@ -191,15 +191,22 @@ async function deleteEndpoint(client: CreateIntentClient, endpointId: string): P
 /** The dispatcher's `paygrid_webhook_first_attempts_total` by path (0 for a path not counted yet). */
 async function firstAttempts(metricsUrl: string): Promise<{ direct: number; queued: number }> {
   const text = await (await fetch(metricsUrl)).text();
-  const count = (path: string) =>
-    Number(new RegExp(`^paygrid_webhook_first_attempts_total\\{path="${path}"[^}]*\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+  const count = (path: string) => counterIn(text, 'paygrid_webhook_first_attempts_total', `path="${path}"`);
   return { direct: count('direct'), queued: count('queued') };
 }
 
-/** A counter's value on a /metrics page, whatever its default labels (0 when absent). */
+/** An unlabelled counter of an app's /metrics page (its default labels aside). */
 async function counterOf(metricsUrl: string, name: string): Promise<number> {
-  const text = await (await fetch(metricsUrl)).text();
-  return Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+  return counterIn(await (await fetch(metricsUrl)).text(), name);
+}
+
+/**
+ * A counter's value on a /metrics page, whatever its default labels (0 when absent); with `label`, the
+ * series whose labels start with it.
+ */
+function counterIn(text: string, name: string, label?: string): number {
+  const labels = label === undefined ? '(?:\\{[^}]*\\})?' : `\\{${label}[^}]*\\}`;
+  return Number(new RegExp(`^${name}${labels} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
 }
 
 /**

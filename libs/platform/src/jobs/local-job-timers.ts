@@ -37,8 +37,8 @@ interface DueRun {
 
 @Injectable()
 export class LocalJobTimers {
-  /** Runs whose due time has not come, by BullMQ job id, with the slot (its end, epoch ms) each waits in. */
-  private readonly waiting = new Map<string, number>();
+  /** Runs whose due time has not come (each in one of `slots`), by BullMQ job id. */
+  private readonly waiting = new Set<string>();
   /** One timer per slot, and the runs it starts. */
   private readonly slots = new Map<number, { timer: NodeJS.Timeout; runs: Map<string, DueRun> }>();
   /** Due runs waiting for a free slot, in the order they fell due (a Map keeps insertion order). */
@@ -80,7 +80,7 @@ export class LocalJobTimers {
       };
       const slotEnd = Math.ceil(run.dueAt.getTime() / LOCAL_SLOT_MS) * LOCAL_SLOT_MS;
       this.slotEnding(slotEnd).runs.set(id, { kind: run.kind, data });
-      this.waiting.set(id, slotEnd);
+      this.waiting.add(id);
     }
     return left;
   }
