@@ -4,6 +4,7 @@ import { Logger } from 'pino';
 import { ConsumerHealth } from '../health/consumer-health';
 import { SupervisedConsumer } from './supervised-consumer';
 import { runInKeyedLanes } from './keyed-lanes';
+import { coalesceSends } from './coalesced-sends';
 
 /**
  * Nest's Kafka transport (ServerKafka for a service's command consumer, ClientKafka for a sender's reply
@@ -23,6 +24,9 @@ import { runInKeyedLanes } from './keyed-lanes';
  * redelivered command waits for its first copy and an aggregate's commands keep their order. Offsets are
  * committed a slice at a time once every command of the slice was handled; a crash re-reads at most the
  * slice, whose commands the command ledger answers with their stored replies.
+ *
+ * Both producers coalesce their sends (coalesced-sends.ts): the commands, or the replies, sent while a
+ * produce request is in flight go out together in the next one.
  */
 type NestKafkaOptions = Required<KafkaOptions>['options'];
 
@@ -43,7 +47,7 @@ export class ResilientServerKafka extends ServerKafka {
 
   override async start(callback: () => void): Promise<void> {
     const client = this.client as unknown as Kafka;
-    const producer = client.producer(this.options.producer);
+    const producer = coalesceSends(client.producer(this.options.producer));
     this.producer = producer as never;
     await producer.connect();
     this.supervisor = this.health.supervise({
@@ -148,7 +152,7 @@ export class ResilientClientKafka extends ClientKafka {
       run: () => this.bindTopics(),
     });
     await this.supervisor.start();
-    const producer = client.producer(this.options.producer ?? {});
+    const producer = coalesceSends(client.producer(this.options.producer ?? {}));
     this._producer = producer as never;
     await producer.connect();
   }
