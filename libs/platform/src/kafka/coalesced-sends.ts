@@ -21,6 +21,9 @@ export const SENDS_PER_REQUEST = 64;
  * for what it would have failed alone: a batch over the broker's `message.max.bytes` made of records under
  * it, say. During a broker outage that doubles the time a failed send takes to fail; its caller bounds it
  * anyway (the command's timeout; an unsent reply is dropped and the sender's retry gets the stored reply).
+ * A request refused for one partition may have written another's records, which the retry then writes
+ * again: a duplicate on the bus, as a kafkajs retry can make, and which every consumer already drops (a
+ * command by its ledger, a reply by its correlation id, an event by its inbox).
  *
  * Only records with kafkajs' defaults (acks, timeout, compression) are coalesced; any other is sent alone.
  */
