@@ -7,6 +7,8 @@ interface WireEntry {
   connection: object;
   kind: 'sent' | 'answered';
   text: string;
+  /** The whole query text, for a sent one. */
+  statement: string;
 }
 
 /**
@@ -26,8 +28,9 @@ export function watchPgRoundTrips() {
     const original = prototype[method];
     originals.set(method, original);
     prototype[method] = function (this: { text?: string }, ...args: unknown[]) {
-      const text = kind === 'sent' ? String(this.text).trim().split(/\s+/).slice(0, 2).join(' ') : '';
-      entries.push({ connection: args[0] as object, kind, text });
+      const statement = kind === 'sent' ? String(this.text) : '';
+      const text = statement.trim().split(/\s+/).slice(0, 2).join(' ');
+      entries.push({ connection: args[0] as object, kind, text, statement });
       return original.apply(this, args);
     };
   };
@@ -41,13 +44,18 @@ export function watchPgRoundTrips() {
     roundTrips: () => roundTripsOf(entries),
     /**
      * Each transaction seen, per connection: the queries written from its START TRANSACTION to its COMMIT
-     * or ROLLBACK (first two words each) and its round trips, until that last one was answered. A pooled
+     * or ROLLBACK (first two words each, and whole as `statements`) and its round trips, until that last one
+     * was answered. A pooled
      * connection serves other work before and after (a read, the relay): it is left out.
      */
     transactions: () =>
       [...new Set(entries.map((entry) => entry.connection))]
         .flatMap((connection) => transactionsOf(entries.filter((entry) => entry.connection === connection)))
-        .map((transaction) => ({ texts: textsOf(transaction), roundTrips: roundTripsOf(transaction) })),
+        .map((transaction) => ({
+          texts: textsOf(transaction),
+          statements: transaction.flatMap((entry) => (entry.kind === 'sent' ? [entry.statement] : [])),
+          roundTrips: roundTripsOf(transaction),
+        })),
     restore: () => originals.forEach((original, method) => (prototype[method] = original)),
   };
 }

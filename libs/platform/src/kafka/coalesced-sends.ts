@@ -20,8 +20,9 @@ export const SENDS_PER_REQUEST = 64;
  *
  * A failed request of several records is sent again one request per record (in their order, without waiting
  * for each other, as every send went before), so a record fails its caller only for what it would have
- * failed alone: a batch over the broker's `message.max.bytes` made of records under it, say. During a broker outage that doubles the time a failed send takes to fail; its caller bounds it
- * anyway (the command's timeout; an unsent reply is dropped and the sender's retry gets the stored reply).
+ * failed alone: a batch over the broker's `message.max.bytes` made of records under it, say. During a broker
+ * outage that doubles the time a failed send takes to fail; its caller bounds it anyway (the command's
+ * timeout; an unsent reply is dropped and the sender's retry gets the stored reply).
  * A request refused for one partition may have written another's records, which the retry then writes
  * again: a duplicate on the bus, as a kafkajs retry can make, and which every consumer already drops (a
  * command by its ledger, a reply by its correlation id, an event by its inbox).

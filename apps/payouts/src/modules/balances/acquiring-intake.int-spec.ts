@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createDataSource, KAFKA, KafkaNames, LOGGER, Metrics, TracedPgClient } from '@paygrid/platform';
-import { aDomainEvent } from '@paygrid/testing';
+import { createDataSource, KAFKA, KafkaNames, LOGGER, Metrics } from '@paygrid/platform';
+import { aDomainEvent, watchPgRoundTrips } from '@paygrid/testing';
 import { verifyLedger } from '@paygrid/ledger';
 import { acquiringEvents, PayoutsService, startPayouts } from '../../test/payouts-service';
 import { AcquiringEventsListener } from './acquiring-events.listener';
@@ -130,30 +130,25 @@ describe('acquiring intake, a chunk per transaction', () => {
       ]);
       expect(await funds(merchant)).toEqual({ available: 700n, pending: 0n, card_network: 0n, settlement_bank: -700n });
 
-      // The setting rides on the BEGIN: a chunk of a capture and its settlement is five round trips.
-      const driverQuery = jest.spyOn(TracedPgClient.prototype, 'query');
+      // The setting rides on the BEGIN: a chunk of a capture and its settlement is five statements. The
+      // service's own pollers (jobs, relay) query meanwhile on its other connections: the chunk's
+      // transaction is the one that sets the plan mode.
+      const driver = watchPgRoundTrips();
       try {
         const attempt = `att_${randomUUID()}`;
         await onOneConnection.applyAll([
           acquiringEvents.captured(merchant, attempt, '1.00'),
           acquiringEvents.settled(merchant, attempt, 100n),
         ]);
-        // The service's own pollers (jobs, relay) query meanwhile on its other connections: keep the calls of
-        // the connection that took this merchant's intake lock.
-        const calls = driverQuery.mock.calls.map((call, index) => ({
-          text: String(call[0]),
-          values: JSON.stringify(call[1] ?? null),
-          client: driverQuery.mock.contexts[index],
-        }));
-        const ours = calls.find((call) => call.values.includes(merchant))?.client;
-        const sent = calls.filter((call) => ours !== undefined && call.client === ours).map((call) => call.text);
-        expect(sent[0]).toBe('START TRANSACTION; SET LOCAL plan_cache_mode = force_generic_plan');
-        expect(sent.slice(1, -1).some((text) => text.includes('plan_cache_mode'))).toBe(false);
-        expect(sent[sent.length - 1]).toBe('COMMIT');
-        expect(sent).toHaveLength(5);
       } finally {
-        driverQuery.mockRestore();
+        driver.restore();
       }
+      const chunk = driver.transactions().find((transaction) => transaction.statements[0].includes('plan_cache_mode'));
+      const sent = chunk?.statements ?? [];
+      expect(sent[0]).toBe('START TRANSACTION; SET LOCAL plan_cache_mode = force_generic_plan');
+      expect(sent.slice(1, -1).some((text) => text.includes('plan_cache_mode'))).toBe(false);
+      expect(sent[sent.length - 1]).toBe('COMMIT');
+      expect(sent).toHaveLength(5);
       expect(await funds(merchant)).toEqual({ available: 800n, pending: 0n, card_network: 0n, settlement_bank: -800n });
     } finally {
       await single.destroy();
