@@ -10,6 +10,7 @@ export * from './acquiring';
 export * from './payouts';
 export * from './sandbox';
 export * from './validation/validate-payload';
+export * from './validation/metadata-memo';
 export * from './validation/field-rules';
 export * from './validation/paging';
 export * from './validation/cross-field-rules';

@@ -21,6 +21,7 @@ import { HttpDrain } from '../http/http-drain';
 import { installProcessGuard } from './process-guard';
 import { stopOnSignals } from './graceful-shutdown';
 import { LOGGER } from '../nest/tokens';
+import { memoizeValidationMetadata } from '@paygrid/contracts';
 
 /**
  * Boots one app: Nest on Fastify (1 MiB body limit), the spec's error envelopes for every failure,
@@ -44,6 +45,9 @@ export interface StartOptions {
 export async function createHttpApp(options: StartOptions): Promise<NestFastifyApplication> {
   const bootLogger = createLogger(options.app, options.config.LOG_LEVEL);
   installTracing(options.app, options.config, bootLogger);
+  // Every body, query and command payload is validated with class-validator: its per-class rule lookup
+  // is kept instead of recomputed per object (metadata-memo.ts).
+  memoizeValidationMetadata();
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: true,
