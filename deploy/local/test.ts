@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,8 +6,9 @@ import { REPO_ROOT } from './app-launcher';
 import { provideInfrastructure } from './infrastructure';
 
 /**
- * `npm test`: lint, type-check, then the three Jest tiers (unit; integration and e2e against the real
- * Postgres, Redis and Kafka, which this brings up and stops again if it started them; the e2e tier ends
+ * `npm test`: lint and type-check (side by side), then the three Jest tiers (unit; integration and e2e
+ * against the real Postgres, Redis and Kafka, which this brings up, while the checks run, and stops again
+ * if it started them; the e2e tier ends
  * with `paygrid ledger verify`, a row of its own), and one closing summary line of passed and failed
  * counts. Every step runs even if an earlier one failed, so one run shows everything that is wrong; the
  * exit code is non-zero if anything failed.
@@ -27,30 +28,60 @@ interface StepResult {
 const say = (line: string) => process.stdout.write(`\n== ${line}\n`);
 const bin = (name: string) => path.join(REPO_ROOT, 'node_modules/.bin', name);
 
-function runCheck(name: string, command: string, args: string[]): StepResult {
-  say(name);
-  const result = spawnSync(command, args, { cwd: REPO_ROOT, stdio: 'inherit' });
-  const ok = result.status === 0;
+/**
+ * Runs a command to its end without blocking this process's event loop (the infrastructure's checks keep
+ * their own clocks meanwhile). With `quiet`, its output is held and printed whole, under its heading, once
+ * it ends: two checks that run side by side do not interleave their lines.
+ */
+function run(
+  name: string,
+  command: string,
+  args: string[],
+  options: { quiet?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<number | null> {
+  if (!options.quiet) say(name);
+  const child = spawn(command, args, {
+    cwd: REPO_ROOT,
+    stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    env: options.env ?? process.env,
+  });
+  const held: Buffer[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => held.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => held.push(chunk));
+  return new Promise((resolve) => {
+    child.once('error', (error) => held.push(Buffer.from(`${name}: ${error.message}\n`)));
+    child.once('close', (status) => {
+      if (options.quiet) {
+        say(name);
+        process.stdout.write(Buffer.concat(held));
+      }
+      resolve(status);
+    });
+  });
+}
+
+async function runCheck(name: string, command: string, args: string[]): Promise<StepResult> {
+  const ok = (await run(name, command, args, { quiet: true })) === 0;
   return { name, ok, passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 };
 }
 
-function runJest(project: string, extraArgs: string[]): StepResult {
-  say(`jest ${project}`);
+async function runJest(project: string, extraArgs: string[]): Promise<StepResult> {
   const output = path.join(mkdtempSync(path.join(tmpdir(), 'paygrid-jest-')), `${project}.json`);
-  const result = spawnSync(
+  const status = await run(
+    `jest ${project}`,
     bin('jest'),
     // --forceExit: a handle a failed test left open (a consumer mid-reconnect, a kept-alive socket) must not
     // hold the whole run until CI's deadline; the report is written first, and `npx jest --detectOpenHandles`
     // finds such leaks locally.
     ['--selectProjects', project, '--json', `--outputFile=${output}`, '--passWithNoTests', '--forceExit', ...extraArgs],
-    { cwd: REPO_ROOT, stdio: 'inherit', env: { ...process.env, KAFKAJS_NO_PARTITIONER_WARNING: '1' } },
+    { env: { ...process.env, KAFKAJS_NO_PARTITIONER_WARNING: '1' } },
   );
   try {
     const report = JSON.parse(readFileSync(output, 'utf8'));
     const suitesFailed = report.numFailedTestSuites - countFailedTests(report);
     return {
       name: `jest ${project}`,
-      ok: result.status === 0,
+      ok: status === 0,
       passed: report.numPassedTests,
       // A suite that fails to load has no failed test; count it so the summary cannot read green.
       failed: report.numFailedTests + Math.max(0, suitesFailed),
@@ -86,21 +117,36 @@ function countFailedTests(report: { testResults: { assertionResults: { status: s
 
 async function main(): Promise<void> {
   const results: StepResult[] = [];
-  results.push(runCheck('lint', 'npm', ['run', '-s', 'lint']));
-  results.push(runCheck('type-check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']));
-  results.push(runJest('unit', []));
+  // Lint and the type-check are one single-threaded process each: side by side on two cores. The broker
+  // comes up meanwhile (on a fresh machine its jars download first), so the integration tier does not wait
+  // for it after the unit tier.
+  const checks = [
+    runCheck('lint', 'npm', ['run', '-s', 'lint']),
+    runCheck('type-check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']),
+  ];
+  const infrastructureLines: string[] = [];
+  // A port 9092 held by someone else's process gets a throwaway broker of this run instead (said above).
+  const infrastructure = provideInfrastructure((line) => infrastructureLines.push(line), '', {
+    otherPortsIfHeld: true,
+  }).then(
+    (provided) => ({ provided }),
+    (error: unknown) => ({ error }),
+  );
+  results.push(...(await Promise.all(checks)));
+  results.push(await runJest('unit', []));
 
   say('infrastructure');
-  // A port 9092 held by someone else's process gets a throwaway broker of this run instead (said above).
-  const infrastructure = await provideInfrastructure((line) => process.stdout.write(`${line}\n`), '', { otherPortsIfHeld: true });
-  process.env.KAFKA_BROKERS = infrastructure.kafkaBrokers;
+  const outcome = await infrastructure;
+  process.stdout.write(infrastructureLines.map((line) => `${line}\n`).join(''));
+  if ('error' in outcome) throw outcome.error;
+  process.env.KAFKA_BROKERS = outcome.provided.kafkaBrokers;
   try {
-    results.push(runJest('integration', ['--runInBand']));
+    results.push(await runJest('integration', ['--runInBand']));
     rmSync(E2E_LEDGER_VERDICT, { force: true });
-    results.push(runJest('e2e', ['--runInBand']));
+    results.push(await runJest('e2e', ['--runInBand']));
     results.push(e2eLedgerCheck());
   } finally {
-    await infrastructure.release();
+    await outcome.provided.release();
   }
 
   say('summary');
