@@ -141,7 +141,11 @@ async function main(): Promise<void> {
   if ('error' in outcome) throw outcome.error;
   process.env.KAFKA_BROKERS = outcome.provided.kafkaBrokers;
   try {
-    results.push(await runJest('integration', ['--runInBand']));
+    // Two workers: each integration file has its own databases, Kafka prefix, job and queue prefixes and, where
+    // an app's Redis keys have fixed names or a test empties Redis, a Redis database of its own; a test that
+    // stops the broker runs its own (docs/testing.md). Most of a file's time is waiting on the broker and
+    // the apps it starts, so two at once take about half the wall time. The e2e tier shares one stack: in band.
+    results.push(await runJest('integration', ['--maxWorkers=2']));
     rmSync(E2E_LEDGER_VERDICT, { force: true });
     results.push(await runJest('e2e', ['--runInBand']));
     results.push(e2eLedgerCheck());
