@@ -51,10 +51,9 @@ function run(
   return new Promise((resolve) => {
     child.once('error', (error) => held.push(Buffer.from(`${name}: ${error.message}\n`)));
     child.once('close', (status) => {
-      if (options.quiet) {
-        say(name);
-        process.stdout.write(Buffer.concat(held));
-      }
+      if (options.quiet) say(name);
+      // Quiet: the command's whole output; either way, why it could not start, if it could not.
+      process.stdout.write(Buffer.concat(held));
       resolve(status);
     });
   });

@@ -2,12 +2,11 @@ import { Query } from 'pg';
 
 type Watched = 'submit' | 'handleReadyForQuery' | 'handleError';
 
-/** One query seen at the wire: written to a connection (`sent`, with its first two words) or answered. */
+/** One query seen at the wire: written to a connection (`sent`, with its text) or answered. */
 interface WireEntry {
   connection: object;
   kind: 'sent' | 'answered';
-  text: string;
-  /** The whole query text, for a sent one. */
+  /** The query's whole text, for a sent one ('' for an answer). */
   statement: string;
 }
 
@@ -28,9 +27,7 @@ export function watchPgRoundTrips() {
     const original = prototype[method];
     originals.set(method, original);
     prototype[method] = function (this: { text?: string }, ...args: unknown[]) {
-      const statement = kind === 'sent' ? String(this.text) : '';
-      const text = statement.trim().split(/\s+/).slice(0, 2).join(' ');
-      entries.push({ connection: args[0] as object, kind, text, statement });
+      entries.push({ connection: args[0] as object, kind, statement: kind === 'sent' ? String(this.text) : '' });
       return original.apply(this, args);
     };
   };
@@ -53,15 +50,19 @@ export function watchPgRoundTrips() {
         .flatMap((connection) => transactionsOf(entries.filter((entry) => entry.connection === connection)))
         .map((transaction) => ({
           texts: textsOf(transaction),
-          statements: transaction.flatMap((entry) => (entry.kind === 'sent' ? [entry.statement] : [])),
+          statements: statementsOf(transaction),
           roundTrips: roundTripsOf(transaction),
         })),
     restore: () => originals.forEach((original, method) => (prototype[method] = original)),
   };
 }
 
+const statementsOf = (entries: WireEntry[]) =>
+  entries.flatMap((entry) => (entry.kind === 'sent' ? [entry.statement] : []));
+
+/** The first two words of each query written. */
 const textsOf = (entries: WireEntry[]) =>
-  entries.flatMap((entry) => (entry.kind === 'sent' ? [entry.text] : []));
+  statementsOf(entries).map((statement) => statement.trim().split(/\s+/).slice(0, 2).join(' '));
 
 /** Runs of writes with no answer between them. */
 const roundTripsOf = (entries: WireEntry[]) =>
@@ -72,7 +73,7 @@ function transactionsOf(entries: WireEntry[]): WireEntry[][] {
   const found: WireEntry[][] = [];
   let open: WireEntry[] | undefined;
   for (const entry of entries) {
-    if (!open && entry.kind === 'sent' && entry.text.startsWith('START TRANSACTION')) open = [];
+    if (!open && entry.kind === 'sent' && entry.statement.trimStart().startsWith('START TRANSACTION')) open = [];
     if (!open) continue;
     open.push(entry);
     const sent = textsOf(open);

@@ -26,10 +26,7 @@ export function memoizeValidationMetadata(storage: MetadataStorage = getMetadata
   if (target[MEMOIZED]) return;
   target[MEMOIZED] = true;
 
-  let answers = new Map<unknown, Map<string, Answer>>();
-  const forget = () => {
-    answers = new Map();
-  };
+  const answers = new Map<unknown, Map<string, Answer>>();
 
   const lookup: Lookup = storage.getTargetValidationMetadatas.bind(storage);
   storage.getTargetValidationMetadatas = (targetConstructor, targetSchema, always, strictGroups, groups) => {
@@ -51,7 +48,7 @@ export function memoizeValidationMetadata(storage: MetadataStorage = getMetadata
   for (const register of ['addValidationMetadata', 'addConstraintMetadata', 'addValidationSchema'] as const) {
     const original = (storage[register] as (argument: never) => void).bind(storage);
     (storage[register] as (argument: never) => void) = (argument: never) => {
-      forget();
+      answers.clear();
       original(argument);
     };
   }
