@@ -12,7 +12,6 @@ import {
 } from '@paygrid/platform';
 import {
   AppProcess,
-  buildDist,
   createTestDatabase,
   deleteRedisKeys,
   ReceivedWebhook,
@@ -56,7 +55,6 @@ const env = dispatcherTestEnv({
 });
 
 beforeAll(async () => {
-  buildDist();
   stack = await TestStack.create('webhook-faults');
   dispatcherDb = await createTestDatabase('paygrid_webhooks');
   sourceDb = await createTestDatabase('wh_fault_source');

@@ -2,7 +2,6 @@ import { DataSource } from 'typeorm';
 import { EventTopics, PING_COMMAND } from '@paygrid/contracts';
 import {
   AppProcess,
-  buildDist,
   createTestDatabase,
   LocalBroker,
   TestCommandClient,
@@ -49,7 +48,6 @@ function alive(app: AppProcess): void {
 }
 
 beforeAll(async () => {
-  buildDist();
   broker = await LocalBroker.start('it-broker-outage');
   // Every client of this file (the stack's topics, its command client, the apps) uses this broker.
   process.env.KAFKA_BROKERS = broker.address;

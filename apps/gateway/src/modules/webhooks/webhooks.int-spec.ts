@@ -6,7 +6,6 @@ import { PING_COMMAND } from '@paygrid/contracts';
 import {
   AppProcess,
   aDomainEvent,
-  buildDist,
   createTestDatabase,
   deleteRedisKeys,
   EventWriter,
@@ -37,7 +36,6 @@ let receiver: WebhookReceiver;
 const queuePrefix = `it-gw-wh-${randomBytes(4).toString('hex')}`;
 
 beforeAll(async () => {
-  buildDist();
   gateway = await ServiceHarness.start({
     app: 'gateway',
     configSchema,

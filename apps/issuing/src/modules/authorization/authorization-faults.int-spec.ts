@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { verifyLedger } from '@paygrid/ledger';
 import { CommandDefinition, CommandReply, IssuingTransactionCommand, SimulatedTransactionView } from '@paygrid/contracts';
 import { createDataSource } from '@paygrid/platform';
-import { AppProcess, buildDist, createTestDatabase, deleteRedisKeys, TestCommandClient, TestDatabase, TestStack, waitFor } from '@paygrid/testing';
+import { AppProcess, createTestDatabase, deleteRedisKeys, TestCommandClient, TestDatabase, TestStack, waitFor } from '@paygrid/testing';
 import { SANDBOX_ACTORS } from '../../test/issuing-app.harness';
 import { fundedCard, SendCommand } from './test/funded-card.fixture';
 
@@ -29,7 +29,6 @@ const send: SendCommand = (definition: CommandDefinition, payload, actor) =>
   client.send(definition.family, definition.type, payload, { actor, commandId: definition.mutates ? `cmd_${randomUUID()}` : null }) as never;
 
 beforeAll(async () => {
-  buildDist();
   stack = await TestStack.create('issuing-auth-faults');
   database = await createTestDatabase('paygrid_issuing');
   issuing = await AppProcess.on(stack, 'issuing', database.url, {
