@@ -934,13 +934,14 @@ describe('merchant and on-call tools', () => {
     const ok = aDomainEvent({ account_id: accountId, event_name: 'payout.completed', event_type: 'PAYOUT' });
     const bad = aDomainEvent({ account_id: accountId, event_name: 'payout.failed', event_type: 'PAYOUT' });
     await publisher.publish([ok, bad], 'payouts');
+    // One read for both conditions: the two events may reach the intake in different fetches, so two reads
+    // could see the first delivery settled alone, then both with the second still pending.
     await waitFor(
-      async () =>
-        (await deliveriesOf(endpoint.endpoint_id)).every((row) => row.status !== 'pending') &&
-        (await deliveriesOf(endpoint.endpoint_id)).length === 2,
-      {
-        what: 'both deliveries to settle',
+      async () => {
+        const rows = await deliveriesOf(endpoint.endpoint_id);
+        return rows.length === 2 && rows.every((row) => row.status !== 'pending');
       },
+      { what: 'both deliveries to settle' },
     );
     const list = async (filters: Record<string, unknown>) =>
       resultOf(
