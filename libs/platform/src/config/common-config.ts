@@ -27,6 +27,11 @@ export function commonConfig(app: AppName) {
       min: 0,
       max: 87_600,
     }),
+    OUTBOX_GATHER_MS: env.int('ms the outbox relay waits after a commit woke it, so commits right behind it share its batch', {
+      default: 5,
+      min: 0,
+      max: 100,
+    }),
     KAFKA_BROKERS: env.list('comma-separated Kafka bootstrap brokers', { default: '127.0.0.1:9092' }),
     REDIS_URL: env.url('Redis URL', ['redis', 'rediss'], { default: 'redis://127.0.0.1:6379' }),
     KAFKA_PREFIX: env.string(

@@ -52,6 +52,7 @@ export interface PlatformOptions {
     DATABASE_PREPARED_STATEMENTS?: boolean;
     /** Optional for the same reason: 168 (7 days) unless given; 0 keeps every row. */
     OUTBOX_RETENTION_HOURS?: number;
+    OUTBOX_GATHER_MS?: number;
     KAFKA_BROKERS: string[];
     KAFKA_PREFIX: string;
     REDIS_URL: string;
@@ -94,6 +95,7 @@ export class OutboxLifecycle implements OnApplicationBootstrap, BeforeApplicatio
     this.producer = createProducer(this.kafka);
     await this.producer.connect();
     this.relay = new OutboxRelay(this.dataSource, this.producer, this.names, this.config.DATABASE_URL, this.logger, {
+      gatherMs: this.config.OUTBOX_GATHER_MS,
       afterPublish: async (ids) => {
         this.metrics.outboxPublished.inc(ids.length);
         this.metrics.outboxBatches.inc();

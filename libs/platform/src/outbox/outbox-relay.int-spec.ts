@@ -210,6 +210,59 @@ describe('outbox relay and inbox', () => {
     }
   });
 
+  it('waits its gather after a notified commit, so a commit made meanwhile goes out in the same batch', async () => {
+    const producer = createProducer(kafka);
+    await producer.connect();
+    const append = async (sourceId: string) =>
+      (
+        await dataSource.transaction((manager) =>
+          appendToOutbox(manager, {
+            topic: EventTopics.payouts,
+            event_name: 'test.gathered',
+            event_type: 'OPERATIONS',
+            source_id: sourceId,
+            account_id: 'acct',
+            master_account_id: 'acct',
+            data: {},
+          }),
+        )
+      ).event_id;
+    const batches: string[][] = [];
+    let enterGather!: () => void;
+    const gatherEntered = new Promise<void>((resolve) => (enterGather = resolve));
+    let endGather!: () => void;
+    const gatherEnds = new Promise<void>((resolve) => (endGather = resolve));
+    // Committed before the relay listens, so the relay's first batch (not a notified one) takes it: once it is
+    // published the relay has read, and only a notification can start the next batch.
+    const marker = await append(`gather-marker-${randomUUID()}`);
+    const relay = new OutboxRelay(dataSource, producer, stack.names, database.url, logger, {
+      pollIntervalMs: 3_600_000,
+      gatherMs: 1,
+      // The barrier this test controls stands in for the gather's timer.
+      gather: async () => {
+        enterGather();
+        await gatherEnds;
+      },
+      afterPublish: async (ids) => {
+        batches.push(ids);
+      },
+    });
+    try {
+      await relay.start();
+      await waitFor(() => batches.some((batch) => batch.includes(marker)), { what: "the marker's batch" });
+      const first = await append(`gather-first-${randomUUID()}`);
+      await gatherEntered;
+      const second = await append(`gather-second-${randomUUID()}`);
+      endGather();
+      await waitFor(() => batches.some((batch) => batch.includes(second)), { what: 'the second row, published' });
+      expect(batches.find((batch) => batch.includes(first))).toEqual([first, second]);
+    } finally {
+      endGather();
+      await relay.stop();
+      await producer.disconnect();
+    }
+  });
+
   it("publishes a deferred-wake transaction's rows on its own notification, without the poll", async () => {
     const producer = createProducer(kafka);
     await producer.connect();
