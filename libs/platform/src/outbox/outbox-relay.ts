@@ -185,7 +185,10 @@ export class OutboxRelay {
       // A commit woke the relay (or was notified during the last batch): the commits right behind it join its
       // batch. Under load that is fewer batches, so fewer produce requests and fewer intake transactions in
       // every consumer of the events (docs/performance.md §22); when idle it adds gatherMs to an event's way.
-      if (this.notified && this.gatherMs > 0) await this.gather();
+      if (this.notified && this.gatherMs > 0) {
+        await this.gather();
+        if (!this.running) break;
+      }
       try {
         this.notified = false;
         const count = await this.publishBatch();
