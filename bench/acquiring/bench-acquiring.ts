@@ -56,8 +56,9 @@ export async function createIntentClient(
   // undici's own request API on a keep-alive pool rather than fetch: fetch's WHATWG streams, Headers and
   // abort signal cost the load generator, which shares this 2-core machine with the stack it measures,
   // several times the CPU per request (docs/performance.md §22). Same requests on the wire.
-  const pool = new Pool(new URL(api).origin, { connections: 64 });
-  const createPath = `${new URL(api).pathname}/v2/payment_intents/create`;
+  const apiUrl = new URL(api);
+  const pool = new Pool(apiUrl.origin, { connections: 64 });
+  const createPath = `${apiUrl.pathname}/v2/payment_intents/create`;
   const createIntent = async (): Promise<boolean> => {
     const response = await pool.request({
       path: createPath,

@@ -3,7 +3,7 @@ import { CpuGroup, cpuBetween, cpuPerOperation, idleCpuRate, sampleCpu } from '.
 import { databaseWorkPerOperation, sampleServer, vacuumAnalyzeStack, walPerOperation } from '../database-work';
 import { sampleSwitches, switchesBetween, switchesPerOperation, switchRate } from '../process-switches';
 import { offsetCommitRecords } from '../kafka-work';
-import { summarise } from '../stats';
+import { round, summarise } from '../stats';
 import { CreateIntentClient, createIntentClient, runCreateIntents } from './bench-acquiring';
 import { ReceiverThread } from './receiver-thread';
 
@@ -108,6 +108,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const firstAttemptsAfter = await firstAttempts(options.dispatcherMetricsUrl);
     const relayBatchesAfter = await counterOf(options.acquiringMetricsUrl, 'paygrid_outbox_batches_total');
     const creates = loaded.acquiring_create_intent_requests - loaded.acquiring_create_intent_errors;
+    const perCreate = (total: number) => (creates > 0 ? round(total / creates) : 0);
     const databaseWork = databaseWorkPerOperation(serverBefore.databases, serverAfter.databases, creates, options.databases.suffix);
     const used = cpuBetween(options.cpuGroups, before, after);
     const cpu = cpuPerOperation(options.cpuGroups, used, creates, { perMs: idlePerMs, runMs: measuredMs });
@@ -149,12 +150,11 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         ...cpu,
         // This process (the sixteen clients and the receiver's thread): not the stack's, so not in the CPU
         // per create, but it shares the two cores with the stack and so lowers the rate the stack can reach.
-        cpu_ms_load_generator:
-          creates > 0 ? Math.round(((loadGenerator.user + loadGenerator.system) / 1000 / creates) * 100) / 100 : 0,
+        cpu_ms_load_generator: perCreate((loadGenerator.user + loadGenerator.system) / 1000),
         ...wakeups,
         ...databaseWork,
         ...walPerOperation(serverBefore.wal, serverAfter.wal, creates),
-        offset_commit_records_per_op: creates > 0 ? Math.round(((offsetsAfter - offsetsBefore) / creates) * 100) / 100 : 0,
+        offset_commit_records_per_op: perCreate(offsetsAfter - offsetsBefore),
         webhook_deliveries_measured: webhook.count,
         webhook_commit_to_receiver_p50_ms: webhook.p50_ms,
         webhook_commit_to_receiver_p99_ms: webhook.p99_ms,
@@ -163,8 +163,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         webhook_first_attempts_direct: firstAttemptsAfter.direct - firstAttemptsBefore.direct,
         webhook_first_attempts_queued: firstAttemptsAfter.queued - firstAttemptsBefore.queued,
         // Each batch is a produce, and a fetch and an intake transaction for each consumer of the events.
-        relay_batches_per_op_acquiring:
-          creates > 0 ? Math.round(((relayBatchesAfter - relayBatchesBefore) / creates) * 100) / 100 : 0,
+        relay_batches_per_op_acquiring: perCreate(relayBatchesAfter - relayBatchesBefore),
       },
       acquiring_failing_endpoint: { ...failing, ...failingCpu, failing_endpoint_attempts: failedAttempts },
       acquiring_create_intent_no_endpoints: withoutEndpoints,
