@@ -18,3 +18,13 @@ export function expectingRows(write: Statement, count: number, what: string): St
     params: [...write.params, count, what],
   };
 }
+
+/**
+ * Whether `error` is an expectingRows check that failed (SQLSTATE P0002 or P0003): a write planned from
+ * rows that were not as the work believed. A caller that planned optimistically (from rows it wrote
+ * earlier, without a lock) can then run its work again the careful way; the failed transaction wrote nothing.
+ */
+export function missedPlannedRows(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'P0002' || code === 'P0003';
+}

@@ -10,12 +10,13 @@ import {
   runInTransaction,
 } from '@paygrid/platform';
 import { AcquiringService, startAcquiring } from '../../test/acquiring-service';
-import { ApprovedAuthorization } from '../connectors/connector';
+import { ApprovedAuthorization, CARD_CONNECTOR, CardConnector } from '../connectors/connector';
+import { Authorization, Completion } from './authorization';
 import { PaymentFlow } from './payment-flow';
 import { PaymentPresenter } from './payment.presenter';
 import { SettlementService } from '../settlements/settlement.service';
 import { PaymentRepository, plannedIntentUpdate, toIntent } from './payment.repository';
-import { StoredCard } from './payment.types';
+import { PaymentAttempt, PaymentIntent, StoredCard } from './payment.types';
 
 /**
  * A card create's first record as one statement (PaymentFlow.createIntentAlone): the intent, its first
@@ -25,8 +26,10 @@ import { StoredCard } from './payment.types';
  *
  * Its second record, the processor's answer (PaymentFlow.applyAuthorization), plans the intent's update
  * the same way and sends it without waiting (plannedIntentUpdate): two round trips, and an update whose
- * row was not as planned fails the transaction in Postgres. Its settlement plans the attempt's move
- * (plannedAttemptTransition): three round trips.
+ * row was not as planned fails the transaction in Postgres. Applied to the rows as record 1 wrote them
+ * (`asRecorded`), the attempt's move is planned too: one round trip, and when those rows changed
+ * meanwhile, the answer is applied again under the lock (Authorization.apply). Its settlement plans the
+ * attempt's move (plannedAttemptTransition): three round trips.
  */
 describe("a card create's records: the first in one statement, the later ones' known rows planned", () => {
   let service: AcquiringService;
@@ -184,6 +187,83 @@ describe("a card create's records: the first in one statement, the later ones' k
     expect(JSON.stringify(events[1].data)).toBe(
       JSON.stringify(presenter.intentForEvent(stored, storedAttempt ?? null, null)),
     );
+  });
+
+  it('applies a captured answer to the rows as recorded in one round trip, which read as stored', async () => {
+    const commandId = `cmd_${newId('pi')}`;
+    const recorded = await flow.createIntentAlone(statement, newIntent(commandId), first(commandId));
+    if (!recorded) throw new Error('the intent was not recorded');
+    const answer = { ...captured, authenticationData: { cvv_result: 'M', three_ds: null, avs_result: 'Y' } } as ApprovedAuthorization;
+    const wire = watchPgRoundTrips();
+    let applied;
+    try {
+      applied = await runInTransaction(service.dataSource, logger, (tx) =>
+        flow.applyAuthorization(tx, recorded, answer, null, true),
+      );
+    } finally {
+      wire.restore();
+    }
+    const transaction = wire.transactions().find(({ texts }) => texts.includes('COMMIT'));
+    // BEGIN, the attempt's move (the intent locked by it), the job's record, the intent's update, the
+    // events, COMMIT: all written before the first answer is read.
+    expect(transaction?.texts[0]).toBe('START TRANSACTION');
+    expect(transaction?.roundTrips).toBe(1);
+
+    const stored = await payments.findIntent(service.dataSource, recorded.intent.id);
+    const storedAttempt = await payments.findAttempt(service.dataSource, recorded.attempt?.id ?? '');
+    expect(stored?.status).toBe('SUCCEEDED');
+    expect(storedAttempt?.status).toBe('CAPTURE_REQUESTED');
+    expect(applied.intent).toEqual(stored);
+    expect(applied.attempt).toEqual(storedAttempt);
+    const events = await storedEvents([recorded.intent.id, recorded.attempt?.id ?? '']);
+    expect(JSON.stringify(events.at(-1)?.data)).toBe(
+      JSON.stringify(presenter.intentForEvent(stored as PaymentIntent, storedAttempt ?? null, null)),
+    );
+    expect(JSON.stringify(events.at(-2)?.data)).toBe(JSON.stringify(presenter.attempt(storedAttempt as PaymentAttempt)));
+  });
+
+  describe('an answer planned from the rows as recorded, when they changed before it was applied', () => {
+    const complete: Completion = async (work) => ({ result: await runInTransaction(service.dataSource, logger, work), applied: true });
+    let voids: jest.SpyInstance;
+    beforeEach(() => {
+      voids = jest.spyOn(service.app.get<CardConnector>(CARD_CONNECTOR), 'void');
+    });
+    afterEach(() => voids.mockRestore());
+
+    it('applies it again under the lock, over the intent as it now is, and voids nothing', async () => {
+      const commandId = `cmd_${newId('pi')}`;
+      const recorded = await flow.createIntentAlone(statement, newIntent(commandId), first(commandId));
+      if (!recorded) throw new Error('the intent was not recorded');
+      // A write to the intent after record 1 (as a concurrent run of the same command could make).
+      await service.dataSource.query(
+        `UPDATE payment_intents SET description = 'changed since', updated_at = now() WHERE payment_intent_id = $1`,
+        [recorded.intent.id],
+      );
+      const view = await service.app.get(Authorization).apply(complete, recorded, captured, null, true);
+      expect(view).toMatchObject({ intent_status: 'SUCCEEDED', description: 'changed since' });
+      expect(voids).not.toHaveBeenCalled();
+      const events = await storedEvents([recorded.intent.id]);
+      // The planned transaction wrote nothing: one succeeded event, from the second try.
+      expect(events.map((event) => event.event_name)).toEqual([AcquiringEvents.intentCreated, AcquiringEvents.intentSucceeded]);
+      expect(events[1].data).toMatchObject({ description: 'changed since' });
+    });
+
+    it("refuses it, once, when the attempt moved on, and voids the processor's authorisation once", async () => {
+      const commandId = `cmd_${newId('pi')}`;
+      const recorded = await flow.createIntentAlone(statement, newIntent(commandId), first(commandId));
+      if (!recorded?.attempt) throw new Error('the intent was not recorded');
+      await service.dataSource.query(`UPDATE payment_attempts SET attempt_status = 'FAILED' WHERE attempt_id = $1`, [
+        recorded.attempt.id,
+      ]);
+      // The careful try's refusal, which names the attempt's status (the command pipeline maps it to a 409).
+      await expect(service.app.get(Authorization).apply(complete, recorded, captured, null, true)).rejects.toMatchObject({
+        name: 'TransitionRefusedError',
+        currentStatus: 'FAILED',
+      });
+      expect(voids).toHaveBeenCalledTimes(1);
+      expect((await payments.findIntent(service.dataSource, recorded.intent.id))?.status).toBe('PENDING');
+      expect((await storedEvents([recorded.intent.id])).map((event) => event.event_name)).toEqual([AcquiringEvents.intentCreated]);
+    });
   });
 
   it('fails the whole transaction when a sent update finds its row not as planned', async () => {

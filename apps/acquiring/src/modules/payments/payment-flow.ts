@@ -151,13 +151,28 @@ export class PaymentFlow {
    * waiting for it: the intent is locked and read again (a customer never changes once an attempt
    * exists), and the attempt moved by a conditional update (an answer that arrives twice, or after a
    * cancel, is refused with the attempt's current status): one statement when nothing refuses.
+   *
+   * `asRecorded`: `known` holds the rows exactly as this run wrote them (record 1). The move is then planned
+   * from them and sent without waiting, like everything after it, so the whole transaction is one round
+   * trip; it commits only if the intent and attempt were still as recorded, and otherwise fails (the
+   * caller runs it again without `asRecorded`, Authorization.apply).
    */
-  async applyAuthorization(tx: TransactionContext, known: Snapshot, result: AuthorizationResult, card: PlainCard | null): Promise<Snapshot> {
+  async applyAuthorization(
+    tx: TransactionContext,
+    known: Snapshot,
+    result: AuthorizationResult,
+    card: PlainCard | null,
+    asRecorded = false,
+  ): Promise<Snapshot> {
     const attempt = known.attempt;
     if (!attempt) throw new Error(`intent ${known.intent.id} has no attempt to authorise`);
     const now = new Date();
     const { event, set } = authorizationWrite(result, attempt, now);
-    const { intent, attempt: updated } = await this.moveLatestAttempt(tx, known.intent.id, attempt.id, event, set);
+    const planned = asRecorded ? plannedAttemptTransition(attempt, event, set, now) : undefined;
+    if (planned) tx.send(this.payments.plannedLatestAttemptTransitionStatement(known.intent, event, set, planned));
+    const { intent, attempt: updated } = planned
+      ? { intent: known.intent, attempt: planned }
+      : await this.moveLatestAttempt(tx, known.intent.id, attempt.id, event, set);
     switch (result.kind) {
       case 'approved':
         if (result.captured) await this.scheduleSettlement(tx, attempt.id, now);

@@ -421,6 +421,8 @@ const PLANNABLE_ATTEMPT_COLUMNS: Partial<Record<string, keyof PaymentAttempt>> =
   captured_amount_minor: 'capturedAmountMinor',
   authorized_at: 'authorizedAt',
   completed_at: 'completedAt',
+  processor_reference: 'processorReference',
+  authentication_data: 'authenticationData',
 };
 
 /**
@@ -434,7 +436,9 @@ export function plannedAttemptTransition(
   set: Record<string, unknown>,
   updatedAt: Date,
 ): PaymentAttempt | undefined {
-  return withPlannedColumns({ ...attempt, status: attemptMachine.targetOf(event), updatedAt }, set, PLANNABLE_ATTEMPT_COLUMNS);
+  // authentication_data is jsonb: planned as Postgres gives it back (jsonbOrder), written as given.
+  const asStored = set.authentication_data === undefined ? set : { ...set, authentication_data: jsonbOrder(set.authentication_data) };
+  return withPlannedColumns({ ...attempt, status: attemptMachine.targetOf(event), updatedAt }, asStored, PLANNABLE_ATTEMPT_COLUMNS);
 }
 
 @Injectable()
@@ -712,6 +716,29 @@ export class PaymentRepository {
       returning: false,
     });
     return expectingRows(update, 1, `the ${event} of payment attempt ${planned.id}`);
+  }
+
+  /**
+   * plannedAttemptTransitionStatement for an attempt whose intent the transaction has not locked or read:
+   * the intent's row lock is taken first (an uncorrelated subquery, run once before the update, so locks
+   * are taken in the order every other writer takes them: intent, then attempt), and the attempt moves
+   * only while it is the latest attempt of `intent` as the caller knows it (`updated_at` unchanged: no
+   * write to the intent since). Anything else fails the transaction (expectingRows), and the caller
+   * runs its work again the careful way (PaymentFlow.moveLatestAttempt).
+   */
+  plannedLatestAttemptTransitionStatement(
+    intent: Pick<PaymentIntent, 'id' | 'updatedAt'>,
+    event: AttemptEvent,
+    set: Record<string, unknown>,
+    planned: PaymentAttempt,
+  ): Statement {
+    const transition = attemptTransition(planned.id, set, planned.updatedAt);
+    const update = conditionalUpdateSql({ ...transition, from: attemptMachine.allowedFrom(event), to: attemptMachine.targetOf(event), returning: false });
+    const at = update.params.length + 1;
+    const latest = `attempt_id = (SELECT latest_attempt_id FROM payment_intents
+      WHERE payment_intent_id = $${at} AND updated_at = $${at + 1} FOR UPDATE)`;
+    const guarded = { sql: `${update.sql} AND (${latest})`, params: [...update.params, intent.id, intent.updatedAt] };
+    return expectingRows(guarded, 1, `the ${event} of payment attempt ${planned.id} as recorded`);
   }
 
   /**

@@ -51,12 +51,13 @@ export class CreateIntentOperation {
         this.newIntent(context.commandId, actor, payload, null),
         this.firstAttempt(context.commandId, card),
       );
-      if (recorded) return this.authorization.run(context.complete, recorded, card);
+      if (recorded) return this.authorization.run(context.complete, recorded, card, true);
       // A repeat of the command: the path below finds the first run's intent, or its stored reply.
     }
     const prepared = await context.transaction((tx) => this.prepare(tx, context.commandId, actor, payload, card));
     if ('stored' in prepared) return resultOrThrow(prepared.stored);
-    return this.authorization.run(context.complete, prepared, card);
+    // Rows this run has just inserted are known exactly; a repeat's were read, and are applied under a lock.
+    return this.authorization.run(context.complete, prepared, card, prepared.created);
   }
 
   /**
@@ -73,7 +74,7 @@ export class CreateIntentOperation {
     actor: Actor,
     payload: CreateIntentPayload,
     card: CardForPayment,
-  ): Promise<Snapshot | { stored: CommandReply<PaymentIntentView> }> {
+  ): Promise<(Snapshot & { created: boolean }) | { stored: CommandReply<PaymentIntentView> }> {
     const withCustomer = namesCustomer(payload);
     const early = withCustomer ? await storedCommandReply<PaymentIntentView>(tx.manager, commandId) : undefined;
     if (early) return { stored: early };
