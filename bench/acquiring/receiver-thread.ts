@@ -18,6 +18,8 @@ export interface Arrival {
   at: number;
   /** Epoch ms of the event's `create_time` (NaN when the body has none). */
   createdAt: number;
+  /** The event's `event_name` ('' when the body has none). */
+  eventName: string;
 }
 
 type ToThread =
@@ -105,11 +107,12 @@ async function serveInThisThread(): Promise<void> {
   if (!port) return;
   const receiver = await WebhookReceiver.start();
   receiver.onRequest((request) => {
-    const body = JSON.parse(request.rawBody) as { create_time?: string };
+    const body = JSON.parse(request.rawBody) as { create_time?: string; event_name?: string };
     const arrival: Arrival = {
       path: request.path,
       at: request.receivedAt,
       createdAt: Date.parse(body.create_time ?? ''),
+      eventName: body.event_name ?? '',
     };
     port.postMessage({ kind: 'arrival', arrival } satisfies FromThread);
   });
