@@ -68,7 +68,13 @@ const textsOf = (entries: WireEntry[]) =>
 const roundTripsOf = (entries: WireEntry[]) =>
   entries.filter((entry, index) => entry.kind === 'sent' && entries[index - 1]?.kind !== 'sent').length;
 
-/** One connection's entries cut into its transactions: from START TRANSACTION to the answer of its end. */
+/** The relay's wake-up a committer writes right behind its COMMIT (outbox-writer.ts, outboxWakeOwed). */
+const isWake = (statement: string) => statement.trimStart().startsWith('SELECT pg_notify(');
+
+/**
+ * One connection's entries cut into its transactions: from START TRANSACTION to the answer of its end, the
+ * relay's wake-up written right behind its COMMIT included.
+ */
 function transactionsOf(entries: WireEntry[]): WireEntry[][] {
   const found: WireEntry[][] = [];
   let open: WireEntry[] | undefined;
@@ -76,9 +82,10 @@ function transactionsOf(entries: WireEntry[]): WireEntry[][] {
     if (!open && entry.kind === 'sent' && entry.statement.trimStart().startsWith('START TRANSACTION')) open = [];
     if (!open) continue;
     open.push(entry);
-    const sent = textsOf(open);
-    const answered = open.length - sent.length;
-    if (/^(COMMIT|ROLLBACK)/.test(sent[sent.length - 1]) && answered === sent.length) {
+    const statements = statementsOf(open);
+    const answered = open.length - statements.length;
+    const ending = statements.filter((statement) => !isWake(statement));
+    if (/^(COMMIT|ROLLBACK)/.test(ending[ending.length - 1] ?? '') && answered === statements.length) {
       found.push(open);
       open = undefined;
     }

@@ -6,6 +6,7 @@ import { OutboxLogicalTopics1700000000010 } from './outbox-logical-topics.migrat
 import { OutboxNotifyTrigger1700000000020 } from './outbox-notify-trigger.migration';
 import { OutboxDeferredWake1700000000030 } from './outbox-deferred-wake.migration';
 import { ExpectedRows1700000000040 } from './expected-rows.migration';
+import { OutboxWakeAfterCommit1700000000050 } from './outbox-wake-after-commit.migration';
 
 /**
  * Each service owns one Postgres database (architecture rule 1). This builds its TypeORM DataSource
@@ -36,6 +37,7 @@ export function createDataSource(options: DatabaseOptions): DataSource {
       OutboxNotifyTrigger1700000000020,
       OutboxDeferredWake1700000000030,
       ExpectedRows1700000000040,
+      OutboxWakeAfterCommit1700000000050,
       ...(options.migrations ?? []),
     ],
     migrationsTableName: 'schema_migrations',

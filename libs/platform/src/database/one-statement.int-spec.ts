@@ -75,8 +75,11 @@ describe('a write as one statement with its events', () => {
     } finally {
       sent.mockRestore();
     }
-    expect(texts).toHaveLength(1);
+    // The write with its events, then the relay's wake-up behind it (outboxWakeOwed), pipelined on the
+    // same connection: no BEGIN, no COMMIT, one round trip.
+    expect(texts).toHaveLength(2);
     expect(texts[0]).toContain('INSERT INTO outbox');
+    expect(texts[1]).toBe('SELECT pg_notify($1, $2)');
     expect(rows).toEqual([{ id: 'item-1', amount: 5 }]);
     expect(await eventsOf('item-1')).toEqual(['first', 'second']);
   });

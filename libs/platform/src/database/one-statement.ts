@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { bufferOutbox, OutboxBuffering, takeBufferedOutbox } from '../outbox/outbox-writer';
+import { bufferOutbox, OutboxBuffering, outboxWakeOwed, takeBufferedOutbox } from '../outbox/outbox-writer';
 import { Executor, Statement } from './data-source';
 
 /**
@@ -56,7 +56,9 @@ export function closingStatement(executor: Executor, statement?: Statement): Sta
 
 /**
  * Runs the statement `build` returns, with the events it appended, as one statement outside any
- * transaction; answers its rows. `options.deferWake` as runInTransaction's.
+ * transaction; answers its rows. `options.deferWake` as runInTransaction's. With events, the relay's
+ * wake-up (outboxWakeOwed) is written right behind the statement on the same connection: it runs once the
+ * statement has committed, and both are answered in one round trip.
  */
 export async function runAsOneStatement(
   dataSource: DataSource,
@@ -66,5 +68,18 @@ export async function runAsOneStatement(
   const events = new EventCollector();
   bufferOutbox(events, options);
   const { sql, params } = composeStatement(await build(events), events);
-  return dataSource.query(sql, params);
+  const wake = outboxWakeOwed(events);
+  if (!wake) return dataSource.query(sql, params);
+  const runner = dataSource.createQueryRunner();
+  // Both are made now, in this order (each waits for the same connection), and pipelined.
+  const written = runner.query(sql, params) as Promise<unknown>;
+  // A failed wake-up fails nothing: the relay's poll finds the rows.
+  const woke = (runner.query(wake.sql, wake.params) as Promise<unknown>).catch(() => undefined);
+  try {
+    return await written;
+  } finally {
+    // The connection goes back to the pool with nothing of ours still in flight on it.
+    await woke;
+    await runner.release();
+  }
 }

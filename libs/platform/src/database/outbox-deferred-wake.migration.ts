@@ -9,11 +9,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * events as one batch after the reply's commit instead of waking in the middle of the command (where its
  * events' consumers compete for the CPU with the command's own second transaction).
  */
-export class OutboxDeferredWake1700000000030 implements MigrationInterface {
-  name = 'OutboxDeferredWake1700000000030';
-
-  async up(runner: QueryRunner): Promise<void> {
-    await runner.query(`
+/** The trigger function as this migration leaves it (a later one's `down` restores it). */
+export const DEFERRED_WAKE_NOTIFY_FUNCTION = `
       CREATE OR REPLACE FUNCTION paygrid_outbox_notify() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF current_setting('paygrid.outbox_wake', true) = 'deferred' THEN
@@ -22,7 +19,13 @@ export class OutboxDeferredWake1700000000030 implements MigrationInterface {
           PERFORM pg_notify('paygrid_outbox', '');
         END IF;
         RETURN NULL;
-      END $$`);
+      END $$`;
+
+export class OutboxDeferredWake1700000000030 implements MigrationInterface {
+  name = 'OutboxDeferredWake1700000000030';
+
+  async up(runner: QueryRunner): Promise<void> {
+    await runner.query(DEFERRED_WAKE_NOTIFY_FUNCTION);
   }
 
   async down(runner: QueryRunner): Promise<void> {

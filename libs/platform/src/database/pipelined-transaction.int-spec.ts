@@ -18,6 +18,9 @@ const logger = { warn: () => undefined } as unknown as Logger;
 
 const event = (sourceId: string, name: string) => outboxTestEvent(sourceId, name, 'acc-pipelined');
 
+/** The relay's wake-up, written right behind COMMIT when the transaction wrote events (outbox-writer.ts). */
+const WAKE = 'SELECT pg_notify($1,';
+
 describe('pipelined transactions', () => {
   let database: TestDatabase;
   let dataSource: DataSource;
@@ -48,7 +51,7 @@ describe('pipelined transactions', () => {
   const connectionIsClean = async () =>
     expect(await dataSource.query(`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
 
-  it('sends BEGIN with the first statement and the events with COMMIT: two round trips for one statement', async () => {
+  it("sends BEGIN with the first statement and the events with COMMIT (the relay's wake-up behind it): two round trips for one statement", async () => {
     const driver = watchPgRoundTrips();
     try {
       await runInTransaction(dataSource, logger, async (tx) => {
@@ -58,7 +61,7 @@ describe('pipelined transactions', () => {
     } finally {
       driver.restore();
     }
-    expect(driver.texts()).toEqual(['START TRANSACTION', 'INSERT INTO', 'INSERT INTO', 'COMMIT']);
+    expect(driver.texts()).toEqual(['START TRANSACTION', 'INSERT INTO', 'INSERT INTO', 'COMMIT', WAKE]);
     expect(driver.roundTrips()).toBe(2);
     expect(await items('a')).toEqual([{ id: 'a' }]);
     expect(await eventsOf('a')).toEqual(['item.created']);
@@ -77,7 +80,13 @@ describe('pipelined transactions', () => {
     } finally {
       driver.restore();
     }
-    expect(driver.texts()).toEqual(['START TRANSACTION', 'INSERT INTO', 'WITH appended_events', 'COMMIT']);
+    expect(driver.texts()).toEqual([
+      'START TRANSACTION',
+      'INSERT INTO',
+      'WITH appended_events',
+      'COMMIT',
+      WAKE,
+    ]);
     expect(driver.roundTrips()).toBe(2);
     expect(hooks).toEqual(['committed']);
     expect(await eventsOf('b')).toEqual(['item.created']);

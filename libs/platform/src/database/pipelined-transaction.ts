@@ -51,13 +51,23 @@ export class PipelinedTransaction {
 
   /**
    * Writes `last` (when given) and COMMIT in one round trip. Rejects with the first failure of anything
-   * written here, or when COMMIT was answered ROLLBACK.
+   * written here, or when COMMIT was answered ROLLBACK. `after` (the relay's wake-up, outbox-writer.ts) is
+   * written right behind COMMIT, in the same write, and runs in a transaction of its own once the commit is
+   * done; its failure fails nothing (the relay's poll finds the rows), but it is answered before the
+   * connection is released.
    */
-  async commit(last?: Statement): Promise<void> {
+  async commit(last?: Statement, after?: Statement): Promise<void> {
     if (last) this.send(last);
     const committed = this.write('COMMIT');
     this.ending = true;
+    const followed = after
+      ? (this.client.query(after.sql, after.params) as Promise<unknown>).then(
+          () => undefined,
+          () => undefined,
+        )
+      : undefined;
     await Promise.all(this.answers);
+    await followed;
     if (this.failure) throw this.failure.error;
     const { command } = await committed;
     if (command !== 'COMMIT')

@@ -1,6 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { Logger } from 'pino';
-import { bufferOutbox, OutboxBuffering } from '../outbox/outbox-writer';
+import { bufferOutbox, OutboxBuffering, outboxWakeOwed } from '../outbox/outbox-writer';
 import { closingStatement } from './one-statement';
 import { Statement } from './data-source';
 import { PipelinedTransaction } from './pipelined-transaction';
@@ -83,7 +83,8 @@ export async function runInTransaction<R>(
     // The transaction's events are written by its closing statement (outbox-writer.ts).
     bufferOutbox(open.manager, options.outbox);
     result = await work(tx);
-    await open.commit(closingStatement(open.manager, tx.last));
+    const last = closingStatement(open.manager, tx.last);
+    await open.commit(last, outboxWakeOwed(open.manager));
   } catch (error) {
     return await open.fail(error);
   } finally {

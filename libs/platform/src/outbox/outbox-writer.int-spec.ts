@@ -110,6 +110,44 @@ describe('outbox writer', () => {
     expect(await rowsOf('companion-lost')).toEqual([]);
   });
 
+  it('leaves the notification to the committer: no NOTIFY inside the transaction, one right after its commit', async () => {
+    // A NOTIFY inside a transaction holds a per-database lock through its commit's WAL flush, which
+    // serialises every notifying commit (outbox-wake-after-commit.migration.ts).
+    await dataSource.query('CREATE TABLE IF NOT EXISTS companion (id text PRIMARY KEY)');
+    const listener = await NotificationListener.start(database.url, OUTBOX_CHANNEL);
+    try {
+      const setting = await runInTransaction(dataSource, logger, async (tx) => {
+        await appendToOutbox(tx.manager, event('after-commit', 'first'));
+        await flushOutboxWith(tx.manager, {
+          sql: 'INSERT INTO companion (id) VALUES ($1)',
+          params: ['c-after'],
+        });
+        const [{ wake }] = await tx.manager.query(
+          `SELECT current_setting('paygrid.outbox_wake', true) AS wake`,
+        );
+        return wake as string;
+      });
+      // The buffered insert told the trigger to stay silent...
+      expect(setting).toBe('after_commit');
+      // ...and so it does, for any insert under that setting: only what is sent after a commit is heard.
+      const runner = dataSource.createQueryRunner();
+      try {
+        await runner.startTransaction();
+        await runner.query(`SELECT set_config('paygrid.outbox_wake', 'after_commit', true)`);
+        await runner.query(
+          `INSERT INTO outbox (event_id, topic, message_key, payload) VALUES (gen_random_uuid()::text, 'paygrid.test', 'silent', '{}')`,
+        );
+        await runner.commitTransaction();
+      } finally {
+        await runner.release();
+      }
+      expect(await listener.heardBeforeBarrier()).toEqual(['']);
+      expect((await rowsOf('after-commit')).map((row) => row.name)).toEqual(['first']);
+    } finally {
+      await listener.end();
+    }
+  });
+
   it("says `deferred` in a deferred-wake transaction's notification, and nothing in the next one's", async () => {
     // One connection, so the transaction after the deferred one runs where its setting was made.
     const single = createDataSource({ url: database.url, app: 'outbox-writer-single', poolSize: 1 });

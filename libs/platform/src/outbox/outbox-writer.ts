@@ -18,10 +18,15 @@ import { traceHeaders } from '../tracing/propagation';
  * transaction writes none. (A ROLLBACK TO SAVEPOINT would not drop rows buffered after the savepoint: no
  * code appends an event inside one; the only savepoint, issuing's hold, wraps ledger postings.)
  *
+ * Buffered rows do not notify from the trigger: their insert sets the transaction-local `paygrid.outbox_wake`
+ * to `after_commit`, and the committer sends the notification as a statement of its own right behind its
+ * COMMIT (`outboxWakeOwed`; runInTransaction, runAsOneStatement), in the same write: a NOTIFY inside the
+ * transaction would hold a per-database lock through its commit's WAL flush and serialise every notifying
+ * commit (outbox-wake-after-commit.migration.ts).
+ *
  * A transaction buffered with `deferWake` (a staged command's first one) does not wake the relay at once:
- * the insert also sets the transaction-local `paygrid.outbox_wake`, so the trigger's notification says
- * `deferred` (outbox-deferred-wake.migration.ts), and the relay answers it OUTBOX_DEFERRED_WAKE_MS later,
- * or at once with the next plain notification: the command's final commit, a few milliseconds later.
+ * its notification says `deferred`, and the relay answers it OUTBOX_DEFERRED_WAKE_MS later, or at once with
+ * the next plain notification: the command's final commit, a few milliseconds later.
  */
 export const OUTBOX_CHANNEL = 'paygrid_outbox';
 /** The transaction-local setting that makes the notify trigger say `deferred` (outbox-deferred-wake.migration.ts). */
@@ -49,6 +54,10 @@ interface OutboxRow {
 
 /** Rows appended in an open transaction, and how its flush wakes the relay, by its executor (its EntityManager). */
 const buffered = new WeakMap<object, { rows: OutboxRow[]; deferWake: boolean }>();
+/** The notification owed once the transaction that wrote buffered rows through this executor commits. */
+const wakesOwed = new WeakMap<object, string>();
+/** The value of OUTBOX_WAKE_SETTING with which the trigger leaves the notification to the committer. */
+const WAKE_AFTER_COMMIT = 'after_commit';
 
 export interface OutboxBuffering {
   /** The flush's notification is `deferred`: the relay goes a little later, or with the next plain commit. */
@@ -72,7 +81,8 @@ export async function flushOutboxWith(executor: Executor, statement: Statement):
   if (!buffer || buffer.rows.length === 0) return executor.query(statement.sql, statement.params);
   const rows = buffer.rows;
   buffer.rows = [];
-  const events = insertRowsStatement(rows, statement.params.length + 1, buffer.deferWake);
+  owe(executor, buffer.deferWake);
+  const events = insertRowsStatement(rows, statement.params.length + 1);
   return executor.query(`WITH appended_events AS (${events.sql}) ${statement.sql}`, [
     ...statement.params,
     ...events.params,
@@ -95,32 +105,47 @@ export function takeBufferedOutbox(
   const buffer = buffered.get(executor);
   buffered.delete(executor);
   if (!buffer || buffer.rows.length === 0) return undefined;
-  return insertRowsStatement(buffer.rows, first, buffer.deferWake, onlyIf);
+  owe(executor, buffer.deferWake);
+  return insertRowsStatement(buffer.rows, first, onlyIf);
 }
 
-/** One statement for any number of rows; ids (the relay's order) follow the rows' order. */
-async function insertRows(executor: Executor, rows: OutboxRow[], deferWake = false): Promise<void> {
-  const statement = insertRowsStatement(rows, 1, deferWake);
+/**
+ * The notification the committer of a transaction (or one-statement write) that wrote buffered rows
+ * through `executor` sends right behind its COMMIT, once; undefined when it wrote none. Sent even when the
+ * COMMIT rolled back: a relay woken for nothing reads nothing.
+ */
+export function outboxWakeOwed(executor: Executor): Statement | undefined {
+  const payload = wakesOwed.get(executor);
+  if (payload === undefined) return undefined;
+  wakesOwed.delete(executor);
+  return { sql: 'SELECT pg_notify($1, $2)', params: [OUTBOX_CHANNEL, payload] };
+}
+
+function owe(executor: Executor, deferWake: boolean): void {
+  // A deferred transaction that also flushed plainly stays deferred: its command's final commit wakes the relay.
+  wakesOwed.set(executor, deferWake ? OUTBOX_DEFERRED_NOTIFICATION : '');
+}
+
+/** One statement for any number of rows, notifying from the trigger; ids (the relay's order) follow the rows' order. */
+async function insertRows(executor: Executor, rows: OutboxRow[]): Promise<void> {
+  const statement = insertRowsStatement(rows, 1, undefined, true);
   await executor.query(statement.sql, statement.params);
 }
 
 /**
- * The insert of `rows`, its five array parameters numbered from `first`. With `deferWake`, the same
- * statement sets the transaction-local setting the notify trigger reads: it runs while the rows are
- * produced, before the statement's trigger fires, and costs no round trip. With `onlyIf`, no row is
- * produced unless that condition holds.
+ * The insert of `rows`, its five array parameters numbered from `first`. Unless `notifies`, the same
+ * statement sets the transaction-local setting that keeps the notify trigger silent (the committer owes
+ * the notification, outboxWakeOwed): it runs while the rows are produced, before the statement's trigger
+ * fires, and costs no round trip. With `onlyIf`, no row is produced unless that condition holds.
  */
-function insertRowsStatement(
-  rows: OutboxRow[],
-  first: number,
-  deferWake = false,
-  onlyIf?: string,
-): Statement {
+function insertRowsStatement(rows: OutboxRow[], first: number, onlyIf?: string, notifies = false): Statement {
   const [ids, topics, keys, payloads, headers] = [0, 1, 2, 3, 4].map(
     (offset) => `$${first + offset}::text[]`,
   );
   const conditions = [
-    ...(deferWake ? [`set_config('${OUTBOX_WAKE_SETTING}', 'deferred', true) = 'deferred'`] : []),
+    ...(notifies
+      ? []
+      : [`set_config('${OUTBOX_WAKE_SETTING}', '${WAKE_AFTER_COMMIT}', true) = '${WAKE_AFTER_COMMIT}'`]),
     ...(onlyIf ? [`(${onlyIf})`] : []),
   ];
   const where = conditions.length > 0 ? `\n      WHERE ${conditions.join(' AND ')}` : '';

@@ -322,6 +322,8 @@ describe("a card create's records: the first in one statement, the later ones' k
       'WITH touched',
       'INSERT INTO',
       'COMMIT',
+      // The relay's wake-up, right behind COMMIT in the same write (outbox-writer.ts, outboxWakeOwed).
+      'SELECT pg_notify($1,',
     ]);
     // BEGIN with the lock; the settlement; the attempt's move, the events and COMMIT.
     expect(transaction?.roundTrips).toBe(3);
