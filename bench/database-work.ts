@@ -120,3 +120,20 @@ export async function vacuumAnalyzeStack(serverUrl: string, databaseSuffix: stri
   }
   return { autovacuum };
 }
+
+/**
+ * Durable job runs still pending in `database` (settlements of earlier creates, due seconds after them):
+ * work that belongs to an earlier phase of the bench.
+ */
+export async function pendingJobRuns(serverUrl: string, database: string): Promise<number> {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  const client = new Client({ connectionString: url.toString(), application_name: 'paygrid-bench-maintenance' });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pending: number }>(`SELECT count(*)::int AS pending FROM durable_jobs WHERE status = 'pending'`);
+    return rows[0]?.pending ?? 0;
+  } finally {
+    await client.end();
+  }
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CpuGroup, cpuBetween, cpuPerOperation, idleCpuRate, sampleCpu } from '../process-cpu';
-import { databaseWorkPerOperation, sampleServer, vacuumAnalyzeStack, walPerOperation } from '../database-work';
+import { databaseWorkPerOperation, pendingJobRuns, sampleServer, vacuumAnalyzeStack, walPerOperation } from '../database-work';
 import { sampleSwitches, switchesBetween, switchesPerOperation, switchRate } from '../process-switches';
 import { offsetCommitRecords } from '../kafka-work';
 import { round, summarise } from '../stats';
@@ -72,10 +72,17 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const { autovacuum } = await maintained();
     if (!autovacuum) options.say('  postgres: autovacuum is off on this server; the bench runs VACUUM ANALYZE between its phases');
 
+    // Each phase starts once the one before it is done, settlements included (due seconds after their
+    // creates): c1 is a lone create on an otherwise idle stack, and the c16 run's CPU is its own creates'.
+    const settledJobs = () => untilNoPendingJobs(options.databases.serverUrl, `paygrid_acquiring${options.databases.suffix}`);
+    const pendingBeforeC1 = await settledJobs();
+    await drained(arrivedOk);
+    await maintained();
     options.say('  create-intent, concurrency 1, 5 s');
     const single = await runCreateIntents(client, { concurrency: 1, seconds: 5 });
 
     options.say('  create-intent, concurrency 16, 10 s (CPU from /proc, webhook latency at the receiver)');
+    const pendingBeforeC16 = await settledJobs();
     await drained(arrivedOk);
     await maintained();
     const idleSwitchesBefore = sampleSwitches(options.cpuGroups);
@@ -145,6 +152,8 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         p99_ms: single.acquiring_create_intent_p99_ms,
         per_second: single.acquiring_create_intent_per_second,
         errors: single.acquiring_create_intent_errors,
+        // The earlier run's settlements the bench waited for before this one (they used to run during it).
+        job_runs_waited_for: pendingBeforeC1,
       },
       acquiring_create_intent: {
         ...loaded,
@@ -166,6 +175,8 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         webhook_first_attempts_queued: firstAttemptsAfter.queued - firstAttemptsBefore.queued,
         // Each batch is a produce, and a fetch and an intake transaction for each consumer of the events.
         relay_batches_per_op_acquiring: perCreate(relayBatchesAfter - relayBatchesBefore),
+        // c1's settlements the bench waited for before this run (they used to land in its CPU window).
+        job_runs_waited_for: pendingBeforeC16,
       },
       acquiring_failing_endpoint: { ...failing, ...failingCpu, failing_endpoint_attempts: failedAttempts },
       acquiring_create_intent_no_endpoints: withoutEndpoints,
@@ -220,6 +231,18 @@ function counterIn(text: string, name: string, label?: string): number {
  * Until the receiver got nothing new for a second (the pipeline has drained), within 60 s: a bench
  * measure, not a test, so "quiet for a second" is good enough.
  */
+/** Waits (a minute at most) until no durable job run is pending in `database`; answers how many were at first. */
+async function untilNoPendingJobs(serverUrl: string, database: string): Promise<number> {
+  const deadline = Date.now() + 60_000;
+  const first = await pendingJobRuns(serverUrl, database);
+  let pending = first;
+  while (pending > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    pending = await pendingJobRuns(serverUrl, database);
+  }
+  return first;
+}
+
 async function drained(arrivals: () => number): Promise<void> {
   const deadline = Date.now() + 60_000;
   let seen = -1;
