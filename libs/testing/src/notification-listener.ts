@@ -7,6 +7,8 @@ import { waitFor } from './wait-for';
  * every commit before it has been heard: a test can assert that a notification did *not* come without
  * waiting for a window to pass.
  */
+const BARRIER = 'barrier-';
+
 export class NotificationListener {
   readonly heard: string[] = [];
 
@@ -24,12 +26,12 @@ export class NotificationListener {
     return listener;
   }
 
-  /** The payloads heard before a barrier notification sent now (the barrier not included). */
+  /** The payloads heard before a barrier notification sent now (no barrier included, this one or earlier ones). */
   async heardBeforeBarrier(): Promise<string[]> {
-    const barrier = `barrier-${this.heard.length}-${process.hrtime.bigint()}`;
+    const barrier = `${BARRIER}${this.heard.length}-${process.hrtime.bigint()}`;
     await this.client.query('SELECT pg_notify($1, $2)', [this.channel, barrier]);
     await waitFor(() => this.heard.includes(barrier), { what: 'the barrier notification' });
-    return this.heard.slice(0, this.heard.indexOf(barrier));
+    return this.heard.slice(0, this.heard.indexOf(barrier)).filter((payload) => !payload.startsWith(BARRIER));
   }
 
   async end(): Promise<void> {

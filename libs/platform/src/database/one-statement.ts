@@ -1,5 +1,12 @@
 import { DataSource } from 'typeorm';
-import { bufferOutbox, OutboxBuffering, outboxWakeOwed, takeBufferedOutbox } from '../outbox/outbox-writer';
+import {
+  bufferOutbox,
+  OUTBOX_WAKE,
+  OutboxBuffering,
+  outboxWakeOwed,
+  takeBufferedOutbox,
+} from '../outbox/outbox-writer';
+import { armDeferredWake, plainWakeSent } from '../outbox/deferred-wakes';
 import { Executor, Statement } from './data-source';
 
 /**
@@ -58,7 +65,8 @@ export function closingStatement(executor: Executor, statement?: Statement): Sta
  * Runs the statement `build` returns, with the events it appended, as one statement outside any
  * transaction; answers its rows. `options.deferWake` as runInTransaction's. With events, the relay's
  * wake-up (outboxWakeOwed) is written right behind the statement on the same connection: it runs once the
- * statement has committed, and both are answered in one round trip.
+ * statement has committed, and both are answered in one round trip; a deferred one is kept in the process
+ * (deferred-wakes.ts).
  */
 export async function runAsOneStatement(
   dataSource: DataSource,
@@ -69,12 +77,17 @@ export async function runAsOneStatement(
   bufferOutbox(events, options);
   const { sql, params } = composeStatement(await build(events), events);
   const wake = outboxWakeOwed(events);
-  if (!wake) return dataSource.query(sql, params);
+  if (wake !== 'now') {
+    const rows: unknown = await dataSource.query(sql, params);
+    if (wake === 'deferred') armDeferredWake(dataSource);
+    return rows;
+  }
+  plainWakeSent(dataSource);
   const runner = dataSource.createQueryRunner();
   // Both are made now, in this order (each waits for the same connection), and pipelined.
   const written = runner.query(sql, params) as Promise<unknown>;
   // A failed wake-up fails nothing: the relay's poll finds the rows.
-  const woke = (runner.query(wake.sql, wake.params) as Promise<unknown>).catch(() => undefined);
+  const woke = (runner.query(OUTBOX_WAKE.sql, OUTBOX_WAKE.params) as Promise<unknown>).catch(() => undefined);
   try {
     return await written;
   } finally {

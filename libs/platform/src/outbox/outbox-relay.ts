@@ -4,6 +4,7 @@ import { Producer } from 'kafkajs';
 import { Logger } from 'pino';
 import { KafkaNames } from '../kafka/kafka-names';
 import { OUTBOX_CHANNEL, OUTBOX_DEFERRED_NOTIFICATION } from './outbox-writer';
+import { OUTBOX_DEFERRED_WAKE_MS } from './deferred-wakes';
 import { tracePublication } from '../tracing/outbox-spans';
 
 /**
@@ -19,7 +20,11 @@ import { tracePublication } from '../tracing/outbox-spans';
 export interface OutboxRelayOptions {
   batchSize?: number;
   pollIntervalMs?: number;
-  /** How long a `deferred` notification may wait for a plain one (OUTBOX_DEFERRED_WAKE_MS). */
+  /**
+   * How long a `deferred` notification may wait for a plain one (OUTBOX_DEFERRED_WAKE_MS). The platform's
+   * writers no longer send one (deferred-wakes.ts keeps that wait in the writer's process); a row inserted
+   * under the `deferred` setting by other code still is.
+   */
   deferredWakeMs?: number;
   /**
    * How long the relay waits, once a commit woke it, before it reads its batch (OUTBOX_GATHER_MS): commits
@@ -42,12 +47,6 @@ interface OutboxRow {
   created_at: Date;
 }
 
-/**
- * How long the relay lets a `deferred` notification (a staged command's first transaction, outbox-writer.ts)
- * wait for the plain one of the command's final commit, which normally comes within a few milliseconds.
- * Bounds what deferring adds to an event's latency when none comes (a refusal, a crash, a slow processor).
- */
-export const OUTBOX_DEFERRED_WAKE_MS = 50;
 
 /** Arbitrary constant: the advisory lock id "one relay per database at a time". */
 const RELAY_LOCK_ID = 748_213_001;

@@ -1,22 +1,18 @@
 import { DataSource } from 'typeorm';
 import pino from 'pino';
-import { createTestDatabase, NotificationListener, TestDatabase } from '@paygrid/testing';
+import { createTestDatabase, NotificationListener, TestDatabase, waitFor } from '@paygrid/testing';
 import { createDataSource } from '../database/data-source';
 import { runInTransaction } from '../database/transaction-context';
-import {
-  appendToOutbox,
-  flushOutboxWith,
-  OUTBOX_CHANNEL,
-  OUTBOX_DEFERRED_NOTIFICATION,
-} from './outbox-writer';
+import { appendToOutbox, flushOutboxWith, OUTBOX_CHANNEL } from './outbox-writer';
+import { configureDeferredWakes, deferredWakePending, OUTBOX_DEFERRED_WAKE_MS } from './deferred-wakes';
 import { outboxTestEvent } from './outbox-test-event';
 
 /**
  * The outbox writer against the real Postgres: inside runInTransaction a transaction's events are
  * written by one statement at its end, in the order they were appended; a rolled-back transaction
  * writes none; outside one, an event is written at once; flushOutboxWith writes them with another
- * statement (the command ledger's row), in one round trip; a transaction whose wake is deferred says so in
- * its notification.
+ * statement (the command ledger's row), in one round trip; a transaction whose wake is deferred sends
+ * none: the next plain commit's covers it, or the process sends one a moment later.
  */
 const logger = pino({ level: 'silent' });
 
@@ -148,23 +144,26 @@ describe('outbox writer', () => {
     }
   });
 
-  it("says `deferred` in a deferred-wake transaction's notification, and nothing in the next one's", async () => {
-    // One connection, so the transaction after the deferred one runs where its setting was made.
-    const single = createDataSource({ url: database.url, app: 'outbox-writer-single', poolSize: 1 });
-    await single.initialize();
+  it("keeps a deferred-wake transaction's wake-up in the process: the next plain commit's covers it", async () => {
+    // Far beyond this test: only a plain wake-up can end the wait here.
+    configureDeferredWakes({ afterMs: 600_000 });
+    await dataSource.query('CREATE TABLE IF NOT EXISTS companion (id text PRIMARY KEY)');
     const listener = await NotificationListener.start(database.url, OUTBOX_CHANNEL);
     try {
-      await runInTransaction(single, logger, (tx) => appendToOutbox(tx.manager, event('deferred', 'first')), {
-        outbox: { deferWake: true },
-      });
-      await runInTransaction(single, logger, (tx) => appendToOutbox(tx.manager, event('deferred', 'second')));
-      // Written with a companion statement (flushOutboxWith), a deferred transaction's events still say so.
-      await dataSource.query('CREATE TABLE IF NOT EXISTS companion (id text PRIMARY KEY)');
       await runInTransaction(
-        single,
+        dataSource,
+        logger,
+        (tx) => appendToOutbox(tx.manager, event('deferred', 'first')),
+        {
+          outbox: { deferWake: true },
+        },
+      );
+      // Written with a companion statement (flushOutboxWith), a deferred transaction's events are deferred too.
+      await runInTransaction(
+        dataSource,
         logger,
         async (tx) => {
-          await appendToOutbox(tx.manager, event('deferred', 'third'));
+          await appendToOutbox(tx.manager, event('deferred', 'second'));
           await flushOutboxWith(tx.manager, {
             sql: 'INSERT INTO companion (id) VALUES ($1)',
             params: ['c-deferred'],
@@ -172,15 +171,37 @@ describe('outbox writer', () => {
         },
         { outbox: { deferWake: true } },
       );
-      expect(await listener.heardBeforeBarrier()).toEqual([
-        OUTBOX_DEFERRED_NOTIFICATION,
-        '',
-        OUTBOX_DEFERRED_NOTIFICATION,
-      ]);
+      expect(deferredWakePending(dataSource)).toBe(true);
+      expect(await listener.heardBeforeBarrier()).toEqual([]);
+      await runInTransaction(dataSource, logger, (tx) =>
+        appendToOutbox(tx.manager, event('deferred', 'third')),
+      );
+      expect(deferredWakePending(dataSource)).toBe(false);
+      expect(await listener.heardBeforeBarrier()).toEqual(['']);
       expect((await rowsOf('deferred')).map((row) => row.name)).toEqual(['first', 'second', 'third']);
     } finally {
+      configureDeferredWakes({ afterMs: OUTBOX_DEFERRED_WAKE_MS });
       await listener.end();
-      await single.destroy();
+    }
+  });
+
+  it('wakes the relay itself when no plain commit follows a deferred one', async () => {
+    configureDeferredWakes({ afterMs: 0 });
+    const listener = await NotificationListener.start(database.url, OUTBOX_CHANNEL);
+    try {
+      await runInTransaction(
+        dataSource,
+        logger,
+        (tx) => appendToOutbox(tx.manager, event('deferred-alone', 'only')),
+        {
+          outbox: { deferWake: true },
+        },
+      );
+      await waitFor(() => listener.heard.includes(''), { what: "the deferred write's own wake-up" });
+      expect(deferredWakePending(dataSource)).toBe(false);
+    } finally {
+      configureDeferredWakes({ afterMs: OUTBOX_DEFERRED_WAKE_MS });
+      await listener.end();
     }
   });
 });

@@ -25,8 +25,8 @@ import { traceHeaders } from '../tracing/propagation';
  * commit (outbox-wake-after-commit.migration.ts).
  *
  * A transaction buffered with `deferWake` (a staged command's first one) does not wake the relay at once:
- * its notification says `deferred`, and the relay answers it OUTBOX_DEFERRED_WAKE_MS later, or at once with
- * the next plain notification: the command's final commit, a few milliseconds later.
+ * the command's final commit, a few milliseconds later, wakes it for both, and a timer of the process sends
+ * a wake-up of its own OUTBOX_DEFERRED_WAKE_MS later should none come (deferred-wakes.ts).
  */
 export const OUTBOX_CHANNEL = 'paygrid_outbox';
 /** The transaction-local setting that makes the notify trigger say `deferred` (outbox-deferred-wake.migration.ts). */
@@ -55,7 +55,7 @@ interface OutboxRow {
 /** Rows appended in an open transaction, and how its flush wakes the relay, by its executor (its EntityManager). */
 const buffered = new WeakMap<object, { rows: OutboxRow[]; deferWake: boolean }>();
 /** The notification owed once the transaction that wrote buffered rows through this executor commits. */
-const wakesOwed = new WeakMap<object, string>();
+const wakesOwed = new WeakMap<object, 'now' | 'deferred'>();
 /** The value of OUTBOX_WAKE_SETTING with which the trigger leaves the notification to the committer. */
 const WAKE_AFTER_COMMIT = 'after_commit';
 
@@ -109,21 +109,24 @@ export function takeBufferedOutbox(
   return insertRowsStatement(buffer.rows, first, onlyIf);
 }
 
+/** The relay's wake-up, which a committer writes right behind its COMMIT (outboxWakeOwed). */
+export const OUTBOX_WAKE: Statement = { sql: 'SELECT pg_notify($1, $2)', params: [OUTBOX_CHANNEL, ''] };
+
 /**
- * The notification the committer of a transaction (or one-statement write) that wrote buffered rows
- * through `executor` sends right behind its COMMIT, once; undefined when it wrote none. Sent even when the
- * COMMIT rolled back: a relay woken for nothing reads nothing.
+ * What the committer of a transaction (or one-statement write) that wrote buffered rows through `executor`
+ * owes the relay, once: `now`, OUTBOX_WAKE written right behind its COMMIT (even when the COMMIT rolled
+ * back: a relay woken for nothing reads nothing); `deferred`, a wake-up kept in the process once it
+ * committed (deferred-wakes.ts); undefined when it wrote none.
  */
-export function outboxWakeOwed(executor: Executor): Statement | undefined {
-  const payload = wakesOwed.get(executor);
-  if (payload === undefined) return undefined;
+export function outboxWakeOwed(executor: Executor): 'now' | 'deferred' | undefined {
+  const owed = wakesOwed.get(executor);
   wakesOwed.delete(executor);
-  return { sql: 'SELECT pg_notify($1, $2)', params: [OUTBOX_CHANNEL, payload] };
+  return owed;
 }
 
 function owe(executor: Executor, deferWake: boolean): void {
   // A deferred transaction that also flushed plainly stays deferred: its command's final commit wakes the relay.
-  wakesOwed.set(executor, deferWake ? OUTBOX_DEFERRED_NOTIFICATION : '');
+  wakesOwed.set(executor, deferWake ? 'deferred' : 'now');
 }
 
 /** One statement for any number of rows, notifying from the trigger; ids (the relay's order) follow the rows' order. */
