@@ -15,7 +15,8 @@ import { DEFERRED_WAKE_NOTIFY_FUNCTION } from './outbox-deferred-wake.migration'
  * write, so it takes the lock for a moment and flushes nothing.
  *
  * A transaction that set nothing (an insert outside the platform's buffered paths) notifies from the
- * trigger as before, and a `deferred` one still says `deferred`.
+ * trigger as before. The `deferred` payload of outbox-deferred-wake.migration.ts is gone: no writer sets it
+ * any more (deferred-wakes.ts), and the relay takes any notification as a wake-up.
  */
 export class OutboxWakeAfterCommit1700000000050 implements MigrationInterface {
   name = 'OutboxWakeAfterCommit1700000000050';
@@ -23,14 +24,8 @@ export class OutboxWakeAfterCommit1700000000050 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {
     await runner.query(`
       CREATE OR REPLACE FUNCTION paygrid_outbox_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-      DECLARE
-        wake text := current_setting('paygrid.outbox_wake', true);
       BEGIN
-        IF wake = 'after_commit' THEN
-          RETURN NULL;
-        ELSIF wake = 'deferred' THEN
-          PERFORM pg_notify('paygrid_outbox', 'deferred');
-        ELSE
+        IF current_setting('paygrid.outbox_wake', true) IS DISTINCT FROM 'after_commit' THEN
           PERFORM pg_notify('paygrid_outbox', '');
         END IF;
         RETURN NULL;

@@ -61,10 +61,7 @@ export class PipelinedTransaction {
     const committed = this.write('COMMIT');
     this.ending = true;
     const followed = after
-      ? (this.client.query(after.sql, after.params) as Promise<unknown>).then(
-          () => undefined,
-          () => undefined,
-        )
+      ? (this.client.query(after.sql, after.params) as Promise<unknown>).catch(() => undefined)
       : undefined;
     await Promise.all(this.answers);
     await followed;

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { OUTBOX_CHANNEL } from './outbox-writer';
+import { OUTBOX_WAKE } from './outbox-writer';
 
 /**
  * The relay's wake-up for a deferred-wake write (a staged command's first record), kept in this process
@@ -31,7 +31,7 @@ export function armDeferredWake(dataSource: DataSource): void {
   const timer = setTimeout(() => {
     pending.delete(dataSource);
     // A failed wake-up delays the rows to the relay's poll; nothing is lost.
-    dataSource.query('SELECT pg_notify($1, $2)', [OUTBOX_CHANNEL, '']).catch(() => undefined);
+    dataSource.query(OUTBOX_WAKE.sql, OUTBOX_WAKE.params).catch(() => undefined);
   }, afterMs);
   timer.unref();
   pending.set(dataSource, timer);

@@ -263,13 +263,13 @@ describe('outbox relay and inbox', () => {
     }
   });
 
-  it("publishes a deferred-wake transaction's rows on its own notification, without the poll", async () => {
+  it("publishes a deferred-wake transaction's rows on its process's own wake-up, without the poll", async () => {
     const producer = createProducer(kafka);
     await producer.connect();
-    // A poll interval far beyond the wait below: only the deferred notification can publish the row.
+    // A poll interval far beyond the wait below, and no plain commit after it: only the wake-up the writer's
+    // process sends OUTBOX_DEFERRED_WAKE_MS later (deferred-wakes.ts) can publish the row.
     const relay = new OutboxRelay(dataSource, producer, stack.names, database.url, logger, {
       pollIntervalMs: 600_000,
-      deferredWakeMs: 20,
     });
     await relay.start();
     try {

@@ -3,8 +3,7 @@ import { DataSource } from 'typeorm';
 import { Producer } from 'kafkajs';
 import { Logger } from 'pino';
 import { KafkaNames } from '../kafka/kafka-names';
-import { OUTBOX_CHANNEL, OUTBOX_DEFERRED_NOTIFICATION } from './outbox-writer';
-import { OUTBOX_DEFERRED_WAKE_MS } from './deferred-wakes';
+import { OUTBOX_CHANNEL } from './outbox-writer';
 import { tracePublication } from '../tracing/outbox-spans';
 
 /**
@@ -20,12 +19,6 @@ import { tracePublication } from '../tracing/outbox-spans';
 export interface OutboxRelayOptions {
   batchSize?: number;
   pollIntervalMs?: number;
-  /**
-   * How long a `deferred` notification may wait for a plain one (OUTBOX_DEFERRED_WAKE_MS). The platform's
-   * writers no longer send one (deferred-wakes.ts keeps that wait in the writer's process); a row inserted
-   * under the `deferred` setting by other code still is.
-   */
-  deferredWakeMs?: number;
   /**
    * How long the relay waits, once a commit woke it, before it reads its batch (OUTBOX_GATHER_MS): commits
    * made meanwhile go out in the same batch. 0 reads at once.
@@ -96,13 +89,10 @@ export class OutboxRelay {
    * would sleep a whole poll interval with them waiting (seen as webhook and event latency).
    */
   private notified = false;
-  /** A `deferred` notification waiting for a plain one; it wakes the relay itself when it runs out. */
-  private deferredWake?: NodeJS.Timeout;
   private readonly batchSize: number;
   /** Round trip 1 of every batch, written once. */
   private readonly beginBatch: string;
   private readonly pollIntervalMs: number;
-  private readonly deferredWakeMs: number;
   private readonly gatherMs: number;
   published = 0;
 
@@ -117,7 +107,6 @@ export class OutboxRelay {
     this.batchSize = options.batchSize ?? 200;
     this.beginBatch = beginRelayBatch(this.batchSize);
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
-    this.deferredWakeMs = options.deferredWakeMs ?? OUTBOX_DEFERRED_WAKE_MS;
     this.gatherMs = options.gatherMs ?? 0;
   }
 
@@ -130,7 +119,6 @@ export class OutboxRelay {
 
   async stop(): Promise<void> {
     this.running = false;
-    clearTimeout(this.deferredWake);
     this.wake?.();
     await this.loop;
     await this.listener?.end().catch(() => undefined);
@@ -219,10 +207,8 @@ export class OutboxRelay {
 
   private async listen(): Promise<void> {
     const client = new Client({ connectionString: this.databaseUrl, application_name: 'paygrid-outbox-listener' });
-    client.on('notification', (message) => {
-      if (message.payload === OUTBOX_DEFERRED_NOTIFICATION) this.deferWake();
-      else this.wakeNow();
-    });
+    // Every notification is a wake-up (a staged command's first record sends none: deferred-wakes.ts).
+    client.on('notification', () => this.wakeNow());
     // A dropped LISTEN connection only costs latency (the poll continues); it is re-opened on failure.
     client.on('error', (error) => this.logger.warn({ err: error }, 'outbox listener connection lost'));
     await client.connect();
@@ -232,19 +218,8 @@ export class OutboxRelay {
 
   /** A commit was notified: publish at once (again at once if a batch is in flight). */
   private wakeNow(): void {
-    clearTimeout(this.deferredWake);
-    this.deferredWake = undefined;
     this.notified = true;
     this.wake?.();
-  }
-
-  /**
-   * A deferred commit was notified: publish once the plain notification that normally follows arrives,
-   * or when the delay runs out. A plain notification of a later commit is enough: the batch it starts
-   * begins after both commits, so it reads the deferred rows too.
-   */
-  private deferWake(): void {
-    this.deferredWake ??= setTimeout(() => this.wakeNow(), this.deferredWakeMs);
   }
 
   private async reconnectListenerIfNeeded(): Promise<void> {

@@ -29,10 +29,8 @@ import { traceHeaders } from '../tracing/propagation';
  * a wake-up of its own OUTBOX_DEFERRED_WAKE_MS later should none come (deferred-wakes.ts).
  */
 export const OUTBOX_CHANNEL = 'paygrid_outbox';
-/** The transaction-local setting that makes the notify trigger say `deferred` (outbox-deferred-wake.migration.ts). */
+/** The transaction-local setting that keeps the notify trigger silent (outbox-wake-after-commit.migration.ts). */
 export const OUTBOX_WAKE_SETTING = 'paygrid.outbox_wake';
-/** The payload of a deferred transaction's notification. */
-export const OUTBOX_DEFERRED_NOTIFICATION = 'deferred';
 
 export interface NewEvent<D> {
   topic: EventTopic;
@@ -60,7 +58,7 @@ const wakesOwed = new WeakMap<object, 'now' | 'deferred'>();
 const WAKE_AFTER_COMMIT = 'after_commit';
 
 export interface OutboxBuffering {
-  /** The flush's notification is `deferred`: the relay goes a little later, or with the next plain commit. */
+  /** The relay is woken by the next plain commit of this process, or a moment later (deferred-wakes.ts). */
   deferWake?: boolean;
 }
 
