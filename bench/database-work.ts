@@ -122,17 +122,25 @@ export async function vacuumAnalyzeStack(serverUrl: string, databaseSuffix: stri
 }
 
 /**
- * Durable job runs still pending in `database` (settlements of earlier creates, due seconds after them):
- * work that belongs to an earlier phase of the bench.
+ * Waits (a minute at most) until no durable job run is pending in `database` (settlements of earlier creates,
+ * due seconds after them: work that belongs to an earlier phase of the bench), on one connection; answers
+ * how many were pending at first.
  */
-export async function pendingJobRuns(serverUrl: string, database: string): Promise<number> {
+export async function untilNoPendingJobRuns(serverUrl: string, database: string): Promise<number> {
   const url = new URL(serverUrl);
   url.pathname = `/${database}`;
   const client = new Client({ connectionString: url.toString(), application_name: 'paygrid-bench-maintenance' });
   await client.connect();
+  const pending = async () =>
+    (await client.query<{ pending: number }>(`SELECT count(*)::int AS pending FROM durable_jobs WHERE status = 'pending'`))
+      .rows[0]?.pending ?? 0;
   try {
-    const { rows } = await client.query<{ pending: number }>(`SELECT count(*)::int AS pending FROM durable_jobs WHERE status = 'pending'`);
-    return rows[0]?.pending ?? 0;
+    const first = await pending();
+    const deadline = Date.now() + 60_000;
+    for (let left = first; left > 0 && Date.now() < deadline; left = await pending()) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    return first;
   } finally {
     await client.end();
   }

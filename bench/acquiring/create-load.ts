@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CpuGroup, cpuBetween, cpuPerOperation, idleCpuRate, sampleCpu } from '../process-cpu';
-import { databaseWorkPerOperation, pendingJobRuns, sampleServer, vacuumAnalyzeStack, walPerOperation } from '../database-work';
+import { databaseWorkPerOperation, sampleServer, untilNoPendingJobRuns, vacuumAnalyzeStack, walPerOperation } from '../database-work';
 import { sampleSwitches, switchesBetween, switchesPerOperation, switchRate } from '../process-switches';
 import { offsetCommitRecords } from '../kafka-work';
 import { round, summarise } from '../stats';
@@ -74,7 +74,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
 
     // Each phase starts once the one before it is done, settlements included (due seconds after their
     // creates): c1 is a lone create on an otherwise idle stack, and the c16 run's CPU is its own creates'.
-    const settledJobs = () => untilNoPendingJobs(options.databases.serverUrl, `paygrid_acquiring${options.databases.suffix}`);
+    const settledJobs = () => untilNoPendingJobRuns(options.databases.serverUrl, `paygrid_acquiring${options.databases.suffix}`);
     const pendingBeforeC1 = await settledJobs();
     await drained(arrivedOk);
     await maintained();
@@ -231,18 +231,6 @@ function counterIn(text: string, name: string, label?: string): number {
  * Until the receiver got nothing new for a second (the pipeline has drained), within 60 s: a bench
  * measure, not a test, so "quiet for a second" is good enough.
  */
-/** Waits (a minute at most) until no durable job run is pending in `database`; answers how many were at first. */
-async function untilNoPendingJobs(serverUrl: string, database: string): Promise<number> {
-  const deadline = Date.now() + 60_000;
-  const first = await pendingJobRuns(serverUrl, database);
-  let pending = first;
-  while (pending > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    pending = await pendingJobRuns(serverUrl, database);
-  }
-  return first;
-}
-
 async function drained(arrivals: () => number): Promise<void> {
   const deadline = Date.now() + 60_000;
   let seen = -1;
