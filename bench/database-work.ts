@@ -108,10 +108,7 @@ export async function vacuumAnalyzeStack(serverUrl: string, databaseSuffix: stri
     await server.end();
   }
   for (const name of names) {
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    const database = new Client({ connectionString: url.toString(), application_name: 'paygrid-bench-maintenance' });
-    await database.connect();
+    const database = await maintenanceClient(serverUrl, name);
     try {
       await database.query('VACUUM ANALYZE');
     } finally {
@@ -127,10 +124,7 @@ export async function vacuumAnalyzeStack(serverUrl: string, databaseSuffix: stri
  * how many were pending at first.
  */
 export async function untilNoPendingJobRuns(serverUrl: string, database: string): Promise<number> {
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  const client = new Client({ connectionString: url.toString(), application_name: 'paygrid-bench-maintenance' });
-  await client.connect();
+  const client = await maintenanceClient(serverUrl, database);
   const pending = async () =>
     (await client.query<{ pending: number }>(`SELECT count(*)::int AS pending FROM durable_jobs WHERE status = 'pending'`))
       .rows[0]?.pending ?? 0;
@@ -144,4 +138,13 @@ export async function untilNoPendingJobRuns(serverUrl: string, database: string)
   } finally {
     await client.end();
   }
+}
+
+/** A connected client of the bench's maintenance work on `database` of the server at `serverUrl`. */
+async function maintenanceClient(serverUrl: string, database: string): Promise<Client> {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  const client = new Client({ connectionString: url.toString(), application_name: 'paygrid-bench-maintenance' });
+  await client.connect();
+  return client;
 }

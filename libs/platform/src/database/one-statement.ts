@@ -1,12 +1,6 @@
 import { DataSource } from 'typeorm';
-import {
-  bufferOutbox,
-  OUTBOX_WAKE,
-  OutboxBuffering,
-  outboxWakeOwed,
-  takeBufferedOutbox,
-} from '../outbox/outbox-writer';
-import { armDeferredWake, plainWakeSent } from '../outbox/deferred-wakes';
+import { bufferOutbox, OutboxBuffering, outboxWakeOwed, takeBufferedOutbox } from '../outbox/outbox-writer';
+import { wakeAfterCommit, wakeToWriteWithCommit } from '../outbox/deferred-wakes';
 import { Executor, Statement } from './data-source';
 
 /**
@@ -76,18 +70,18 @@ export async function runAsOneStatement(
   const events = new EventCollector();
   bufferOutbox(events, options);
   const { sql, params } = composeStatement(await build(events), events);
-  const wake = outboxWakeOwed(events);
-  if (wake !== 'now') {
+  const owed = outboxWakeOwed(events);
+  const wake = wakeToWriteWithCommit(dataSource, owed);
+  if (!wake) {
     const rows: unknown = await dataSource.query(sql, params);
-    if (wake === 'deferred') armDeferredWake(dataSource);
+    wakeAfterCommit(dataSource, owed);
     return rows;
   }
-  plainWakeSent(dataSource);
   const runner = dataSource.createQueryRunner();
   // Both are made now, in this order (each waits for the same connection), and pipelined.
   const written = runner.query(sql, params) as Promise<unknown>;
   // A failed wake-up fails nothing: the relay's poll finds the rows.
-  const woke = (runner.query(OUTBOX_WAKE.sql, OUTBOX_WAKE.params) as Promise<unknown>).catch(() => undefined);
+  const woke = (runner.query(wake.sql, wake.params) as Promise<unknown>).catch(() => undefined);
   try {
     return await written;
   } finally {

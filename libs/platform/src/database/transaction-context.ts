@@ -1,7 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { Logger } from 'pino';
-import { bufferOutbox, OUTBOX_WAKE, OutboxBuffering, outboxWakeOwed } from '../outbox/outbox-writer';
-import { armDeferredWake, plainWakeSent } from '../outbox/deferred-wakes';
+import { bufferOutbox, OutboxBuffering, OutboxWakeOwed, outboxWakeOwed } from '../outbox/outbox-writer';
+import { wakeAfterCommit, wakeToWriteWithCommit } from '../outbox/deferred-wakes';
 import { closingStatement } from './one-statement';
 import { Statement } from './data-source';
 import { PipelinedTransaction } from './pipelined-transaction';
@@ -80,22 +80,20 @@ export async function runInTransaction<R>(
   const open = await PipelinedTransaction.open(dataSource);
   const tx = new OpenTransaction(open);
   let result: R;
-  let wake: ReturnType<typeof outboxWakeOwed>;
+  let owed: OutboxWakeOwed | undefined;
   try {
     // The transaction's events are written by its closing statement (outbox-writer.ts).
     bufferOutbox(open.manager, options.outbox);
     result = await work(tx);
     const last = closingStatement(open.manager, tx.last);
-    wake = outboxWakeOwed(open.manager);
-    // Written with COMMIT, in this tick: it covers every deferred write's rows committed before it.
-    if (wake === 'now') plainWakeSent(dataSource);
-    await open.commit(last, wake === 'now' ? OUTBOX_WAKE : undefined);
+    owed = outboxWakeOwed(open.manager);
+    await open.commit(last, wakeToWriteWithCommit(dataSource, owed));
   } catch (error) {
     return await open.fail(error);
   } finally {
     await open.release();
   }
-  if (wake === 'deferred') armDeferredWake(dataSource);
+  wakeAfterCommit(dataSource, owed);
   startHooks(tx.hooks, logger);
   return result;
 }

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
-import { OUTBOX_WAKE } from './outbox-writer';
+import { Statement } from '../database/data-source';
+import { OUTBOX_WAKE, OutboxWakeOwed } from './outbox-writer';
 
 /**
  * The relay's wake-up for a deferred-wake write (a staged command's first record), kept in this process
@@ -24,8 +25,27 @@ export function configureDeferredWakes(options: { afterMs: number }): void {
   afterMs = options.afterMs;
 }
 
-/** After a deferred write committed: wake the relay `afterMs` from now unless a plain wake-up goes first. */
-export function armDeferredWake(dataSource: DataSource): void {
+/**
+ * What a committer owing `owed` (outboxWakeOwed) writes right behind its COMMIT: OUTBOX_WAKE when it owes a
+ * plain wake-up, which also covers every deferred write of this process armed so far (their timers are
+ * cleared); nothing otherwise. Call it in the tick the wake-up is written.
+ */
+export function wakeToWriteWithCommit(
+  dataSource: DataSource,
+  owed: OutboxWakeOwed | undefined,
+): Statement | undefined {
+  if (owed !== 'now') return undefined;
+  const timer = pending.get(dataSource);
+  if (timer) {
+    clearTimeout(timer);
+    pending.delete(dataSource);
+  }
+  return OUTBOX_WAKE;
+}
+
+/** Once the write committed: a deferred wake-up is kept in the process (armed) until a plain one covers it. */
+export function wakeAfterCommit(dataSource: DataSource, owed: OutboxWakeOwed | undefined): void {
+  if (owed !== 'deferred') return;
   // A timer already armed fires sooner, and so covers this write too.
   if (pending.has(dataSource)) return;
   const timer = setTimeout(() => {
@@ -35,14 +55,6 @@ export function armDeferredWake(dataSource: DataSource): void {
   }, afterMs);
   timer.unref();
   pending.set(dataSource, timer);
-}
-
-/** A plain wake-up is being written on `dataSource` now: it covers every deferred write armed so far. */
-export function plainWakeSent(dataSource: DataSource): void {
-  const timer = pending.get(dataSource);
-  if (!timer) return;
-  clearTimeout(timer);
-  pending.delete(dataSource);
 }
 
 /** Whether a deferred write's wake-up is still waiting on `dataSource`. */

@@ -144,33 +144,24 @@ describe('outbox writer', () => {
     }
   });
 
+  const deferredWakeTransaction = (work: Parameters<typeof runInTransaction>[2]) =>
+    runInTransaction(dataSource, logger, work, { outbox: { deferWake: true } });
+
   it("keeps a deferred-wake transaction's wake-up in the process: the next plain commit's covers it", async () => {
     // Far beyond this test: only a plain wake-up can end the wait here.
     configureDeferredWakes({ afterMs: 600_000 });
     await dataSource.query('CREATE TABLE IF NOT EXISTS companion (id text PRIMARY KEY)');
     const listener = await NotificationListener.start(database.url, OUTBOX_CHANNEL);
     try {
-      await runInTransaction(
-        dataSource,
-        logger,
-        (tx) => appendToOutbox(tx.manager, event('deferred', 'first')),
-        {
-          outbox: { deferWake: true },
-        },
-      );
+      await deferredWakeTransaction((tx) => appendToOutbox(tx.manager, event('deferred', 'first')));
       // Written with a companion statement (flushOutboxWith), a deferred transaction's events are deferred too.
-      await runInTransaction(
-        dataSource,
-        logger,
-        async (tx) => {
-          await appendToOutbox(tx.manager, event('deferred', 'second'));
-          await flushOutboxWith(tx.manager, {
-            sql: 'INSERT INTO companion (id) VALUES ($1)',
-            params: ['c-deferred'],
-          });
-        },
-        { outbox: { deferWake: true } },
-      );
+      await deferredWakeTransaction(async (tx) => {
+        await appendToOutbox(tx.manager, event('deferred', 'second'));
+        await flushOutboxWith(tx.manager, {
+          sql: 'INSERT INTO companion (id) VALUES ($1)',
+          params: ['c-deferred'],
+        });
+      });
       expect(deferredWakePending(dataSource)).toBe(true);
       expect(await listener.heardBeforeBarrier()).toEqual([]);
       await runInTransaction(dataSource, logger, (tx) =>
@@ -189,14 +180,7 @@ describe('outbox writer', () => {
     configureDeferredWakes({ afterMs: 0 });
     const listener = await NotificationListener.start(database.url, OUTBOX_CHANNEL);
     try {
-      await runInTransaction(
-        dataSource,
-        logger,
-        (tx) => appendToOutbox(tx.manager, event('deferred-alone', 'only')),
-        {
-          outbox: { deferWake: true },
-        },
-      );
+      await deferredWakeTransaction((tx) => appendToOutbox(tx.manager, event('deferred-alone', 'only')));
       await waitFor(() => listener.heard.includes(''), { what: "the deferred write's own wake-up" });
       expect(deferredWakePending(dataSource)).toBe(false);
     } finally {

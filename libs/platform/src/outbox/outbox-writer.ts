@@ -53,7 +53,7 @@ interface OutboxRow {
 /** Rows appended in an open transaction, and how its flush wakes the relay, by its executor (its EntityManager). */
 const buffered = new WeakMap<object, { rows: OutboxRow[]; deferWake: boolean }>();
 /** The notification owed once the transaction that wrote buffered rows through this executor commits. */
-const wakesOwed = new WeakMap<object, 'now' | 'deferred'>();
+const wakesOwed = new WeakMap<object, OutboxWakeOwed>();
 /** The value of OUTBOX_WAKE_SETTING with which the trigger leaves the notification to the committer. */
 const WAKE_AFTER_COMMIT = 'after_commit';
 
@@ -107,6 +107,9 @@ export function takeBufferedOutbox(
   return insertRowsStatement(buffer.rows, first, onlyIf);
 }
 
+/** What a committer owes the relay (outboxWakeOwed): a wake-up behind its COMMIT, or one kept in the process. */
+export type OutboxWakeOwed = 'now' | 'deferred';
+
 /** The relay's wake-up, which a committer writes right behind its COMMIT (outboxWakeOwed). */
 export const OUTBOX_WAKE: Statement = { sql: 'SELECT pg_notify($1, $2)', params: [OUTBOX_CHANNEL, ''] };
 
@@ -116,7 +119,7 @@ export const OUTBOX_WAKE: Statement = { sql: 'SELECT pg_notify($1, $2)', params:
  * back: a relay woken for nothing reads nothing); `deferred`, a wake-up kept in the process once it
  * committed (deferred-wakes.ts); undefined when it wrote none.
  */
-export function outboxWakeOwed(executor: Executor): 'now' | 'deferred' | undefined {
+export function outboxWakeOwed(executor: Executor): OutboxWakeOwed | undefined {
   const owed = wakesOwed.get(executor);
   wakesOwed.delete(executor);
   return owed;
