@@ -4,10 +4,12 @@ import { createInterface } from 'node:readline';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { APP_CATALOG, AppDescriptor, AppName, databaseUrlFor } from '@paygrid/platform';
+import { appSchedPolicy, findChrt, underPolicy } from './app-scheduling';
 
 /**
  * Runs the compiled apps as child processes for `npm start` and the e2e tier: checks their ports are
- * free first, prefixes and pretty-prints their JSON logs, waits until each answers /health/ready,
+ * free first, starts each under the scheduling policy of app-scheduling.ts (SCHED_BATCH on Linux),
+ * prefixes and pretty-prints their JSON logs, waits until each answers /health/ready,
  * and stops exactly the processes it started.
  */
 export const REPO_ROOT = findRepoRoot(__dirname);
@@ -133,7 +135,8 @@ export function launchApp(
   replica = 0,
 ): RunningApp {
   const port = appPort(settings, app.port, replica);
-  const child = spawn(
+  const { command, args } = underPolicy(
+    appSchedPolicy(),
     process.execPath,
     [
       ...profilingArgs(),
@@ -141,22 +144,23 @@ export function launchApp(
       path.join(REPO_ROOT, 'deploy/local/register-paths.js'),
       path.join(REPO_ROOT, `dist/apps/${app.name}/src/main.js`),
     ],
-    {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        ...settings.extraEnv,
-        PORT: String(port),
-        DATABASE_URL: appDatabaseUrl(settings, app.database),
-        KAFKA_BROKERS: settings.kafkaBrokers,
-        REDIS_URL: settings.redisUrl,
-        KAFKA_PREFIX: settings.kafkaPrefix,
-        LOG_LEVEL: settings.logLevel,
-        KAFKAJS_NO_PARTITIONER_WARNING: '1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    findChrt(),
   );
+  const child = spawn(command, args, {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      ...settings.extraEnv,
+      PORT: String(port),
+      DATABASE_URL: appDatabaseUrl(settings, app.database),
+      KAFKA_BROKERS: settings.kafkaBrokers,
+      REDIS_URL: settings.redisUrl,
+      KAFKA_PREFIX: settings.kafkaPrefix,
+      LOG_LEVEL: settings.logLevel,
+      KAFKAJS_NO_PARTITIONER_WARNING: '1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   pipeLogs(app.name, instanceLabel(app.name, replica, replicasOf(settings)), child, settings.logSink);
   child.on('exit', (code, signal) => onExit(app.name, code, signal));
   return { name: app.name, port, process: child, replica };

@@ -1,0 +1,42 @@
+import { spawnSync } from 'node:child_process';
+import { appSchedPolicy, findChrt, underPolicy } from './app-scheduling';
+
+describe('app scheduling policy', () => {
+  it('is batch unless PAYGRID_APP_SCHED says normal, and refuses anything else', () => {
+    expect(appSchedPolicy(undefined)).toBe('batch');
+    expect(appSchedPolicy(' ')).toBe('batch');
+    expect(appSchedPolicy('batch')).toBe('batch');
+    expect(appSchedPolicy('normal')).toBe('normal');
+    expect(() => appSchedPolicy('fifo')).toThrow(
+      'PAYGRID_APP_SCHED must be "batch" or "normal" (got "fifo")',
+    );
+  });
+
+  it('finds chrt only on Linux, where it exists', () => {
+    expect(findChrt('darwin', () => true)).toBeNull();
+    expect(findChrt('linux', () => false)).toBeNull();
+    expect(findChrt('linux', (candidate) => candidate === '/bin/chrt')).toBe('/bin/chrt');
+  });
+
+  it('runs the command through chrt --batch 0 for batch, and as it is otherwise', () => {
+    expect(underPolicy('batch', '/node', ['app.js'], '/usr/bin/chrt')).toEqual({
+      command: '/usr/bin/chrt',
+      args: ['--batch', '0', '/node', 'app.js'],
+    });
+    expect(underPolicy('normal', '/node', ['app.js'], '/usr/bin/chrt')).toEqual({
+      command: '/node',
+      args: ['app.js'],
+    });
+    expect(underPolicy('batch', '/node', ['app.js'], null)).toEqual({ command: '/node', args: ['app.js'] });
+  });
+
+  const chrt = findChrt();
+  (chrt ? it : it.skip)('gives the started process SCHED_BATCH (policy 3 in /proc/<pid>/stat)', () => {
+    // The child prints its own policy: field 41 of /proc/self/stat (SCHED_OTHER 0, SCHED_BATCH 3).
+    const script =
+      "process.stdout.write(require('fs').readFileSync('/proc/self/stat','utf8').split(') ')[1].split(' ')[38])";
+    const { command, args } = underPolicy('batch', process.execPath, ['-e', script], chrt);
+    const run = spawnSync(command, args, { encoding: 'utf8' });
+    expect(run.stdout).toBe('3');
+  });
+});

@@ -1,0 +1,51 @@
+import { existsSync } from 'node:fs';
+
+/**
+ * The Linux scheduling policy the launcher gives every app process: `batch` (SCHED_BATCH) unless
+ * PAYGRID_APP_SCHED says `normal`.
+ *
+ * Why: a create crosses six processes of ours, Postgres and the broker, each waking the next with a socket
+ * write. On a box whose cores every process shares (`npm start`, the bench, a small VM), a woken process
+ * under the default policy preempts the one that woke it, mid-work, about twenty times per create-intent
+ * at concurrency 16 (the bench's `preemptions_per_operation`), and each switch costs CPU and caches. A
+ * SCHED_BATCH process keeps its full share of the CPU (same weight as nice 0) but does not preempt on
+ * wake-up: it runs when the current task blocks or its slice ends, which in this I/O-bound stack is soon.
+ * Alternated bench runs put it at ~7 % less CPU per create and ~7 % more creates a second at concurrency 16;
+ * an idle box is unchanged (nothing to preempt), so single-request latency is not (docs/performance.md §25).
+ *
+ * The policy is set by starting `node` through util-linux's `chrt`, so every thread inherits it from the
+ * first instruction. Where `chrt` is missing (not Linux, a minimal image) the apps run under the default
+ * policy: the same behaviour, a little more CPU under load.
+ */
+export type AppSchedPolicy = 'batch' | 'normal';
+
+const CHRT_PATHS = ['/usr/bin/chrt', '/bin/chrt'];
+
+/** PAYGRID_APP_SCHED: `batch` (default, also when empty) or `normal`; anything else is refused. */
+export function appSchedPolicy(raw = process.env.PAYGRID_APP_SCHED): AppSchedPolicy {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'batch') return 'batch';
+  if (value === 'normal') return 'normal';
+  throw new Error(`PAYGRID_APP_SCHED must be "batch" or "normal" (got "${value}")`);
+}
+
+/** `chrt` on this machine, if it is Linux and has one. */
+export function findChrt(
+  platform = process.platform,
+  exists: (path: string) => boolean = existsSync,
+): string | null {
+  if (platform !== 'linux') return null;
+  return CHRT_PATHS.find((candidate) => exists(candidate)) ?? null;
+}
+
+/** The command and arguments that run `command args` under `policy` (unchanged for `normal` or without chrt). */
+export function underPolicy(
+  policy: AppSchedPolicy,
+  command: string,
+  args: string[],
+  chrt: string | null,
+): { command: string; args: string[] } {
+  if (policy === 'normal' || chrt === null) return { command, args };
+  // `chrt --batch 0 node …` sets the policy, then execs node: the child keeps its pid, signals and exit code.
+  return { command: chrt, args: ['--batch', '0', command, ...args] };
+}
