@@ -21,6 +21,7 @@ import {
   resultOf,
   testBrokers,
   waitFor,
+  watchPgRoundTrips,
   WebhookReceiver,
 } from '@paygrid/testing';
 import { TracedPgClient } from '@paygrid/platform';
@@ -460,41 +461,64 @@ describe('intake batches', () => {
     expect(received.sort()).toEqual([...ids].sort());
   });
 
-  it('stores a chunk in four round trips: BEGIN, claim with the endpoints, deliveries, COMMIT', async () => {
+  it('stores a chunk in two round trips: BEGIN with the claim and its endpoints, the deliveries with COMMIT', async () => {
     const { accountId, endpoint } = await accountWithEndpoint();
     const intake = dispatcher.app.get(EventIntakeService);
     const events = [aDomainEvent({ account_id: accountId }), aDomainEvent({ account_id: accountId })];
     const driverQuery = jest.spyOn(TracedPgClient.prototype, 'query');
-    let sent: string[];
+    const wire = watchPgRoundTrips();
+    let chunk: { statements: string[]; roundTrips: number } | undefined;
     try {
       expect(await intake.storeAll(events.map(asIncoming))).toEqual(['applied', 'applied']);
-      // Other work of the dispatcher queries meanwhile: keep the calls of the connection that claimed these events.
-      const calls = driverQuery.mock.calls.map((call, index) => ({
-        text: String(call[0]),
-        values: call[1],
-        client: driverQuery.mock.contexts[index],
-      }));
-      const claim = calls.find(
+      // Other work of the dispatcher queries meanwhile: keep the transaction of the connection that claimed these events.
+      const claimIndex = driverQuery.mock.calls.findIndex(
         (call) =>
-          call.text.startsWith('WITH claimed AS') &&
-          Array.isArray(call.values) &&
-          JSON.stringify(call.values[1]) === JSON.stringify(events.map((event) => event.event_id)),
+          String(call[0]).startsWith('WITH claimed AS') &&
+          Array.isArray(call[1]) &&
+          JSON.stringify(call[1][1]) === JSON.stringify(events.map((event) => event.event_id)),
       );
-      sent = calls.filter((call) => call.client === claim?.client).map((call) => call.text);
+      const claimClient = driverQuery.mock.contexts[claimIndex] as unknown as { connection: object };
+      chunk = wire
+        .transactions()
+        .find(
+          (transaction) =>
+            transaction.connection === claimClient.connection &&
+            transaction.statements.some((statement) => statement.startsWith('WITH claimed AS')),
+        );
     } finally {
+      wire.restore();
       driverQuery.mockRestore();
     }
     // The chunk's own transaction; the first attempts' records come after it, from the direct sends.
-    const claimAt = sent.findIndex((text) => text.startsWith('WITH claimed AS'));
-    const begin = sent.lastIndexOf('START TRANSACTION', claimAt);
-    const transaction = sent.slice(begin, sent.indexOf('COMMIT', claimAt) + 1);
-    expect(transaction).toEqual([
+    expect(chunk?.statements).toEqual([
       'START TRANSACTION',
       expect.stringMatching(/^WITH claimed AS \(\s+INSERT INTO inbox[\s\S]*FROM webhook_endpoints p/),
       expect.stringMatching(/^\s*INSERT INTO webhook_deliveries/),
       'COMMIT',
     ]);
+    expect(chunk?.roundTrips).toBe(2);
     expect(await deliveriesOf(endpoint.endpoint_id)).toHaveLength(2);
+  });
+
+  it('stores nothing of a chunk whose deliveries fail to insert, and lets it be taken again', async () => {
+    const { accountId, endpoint } = await accountWithEndpoint();
+    const intake = dispatcher.app.get(EventIntakeService);
+    const deliveries = dispatcher.app.get(DeliveryRepository);
+    const event = aDomainEvent({ account_id: accountId });
+    // The insert written with COMMIT fails in Postgres (a text where a boolean belongs): COMMIT answers ROLLBACK.
+    const broken = jest.spyOn(deliveries, 'insertManyStatement').mockImplementationOnce((pairs, leased) => {
+      const { statement, read } = DeliveryRepository.prototype.insertManyStatement.call(deliveries, pairs, leased);
+      return { statement: { ...statement, params: [...statement.params.slice(0, 7), ['not a boolean']] }, read };
+    });
+    try {
+      await expect(intake.storeAll([asIncoming(event)])).rejects.toThrow(/boolean/);
+    } finally {
+      broken.mockRestore();
+    }
+    expect(await deliveriesOf(endpoint.endpoint_id)).toHaveLength(0);
+    // Neither the inbox claim nor the event stayed: the chunk is taken as new when Kafka redelivers it.
+    expect(await intake.storeAll([asIncoming(event)])).toEqual(['applied']);
+    expect(await deliveriesOf(endpoint.endpoint_id)).toHaveLength(1);
   });
 
   it('takes an event repeated inside one batch once, and reports the copies as duplicates', async () => {

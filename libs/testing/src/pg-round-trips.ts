@@ -49,6 +49,8 @@ export function watchPgRoundTrips() {
       [...new Set(entries.map((entry) => entry.connection))]
         .flatMap((connection) => transactionsOf(entries.filter((entry) => entry.connection === connection)))
         .map((transaction) => ({
+          /** node-postgres' Connection of the client that ran it (`client.connection`). */
+          connection: transaction[0].connection,
           texts: textsOf(transaction),
           statements: statementsOf(transaction),
           roundTrips: roundTripsOf(transaction),

@@ -72,6 +72,17 @@ export class PipelinedTransaction {
   }
 
   /**
+   * `commit(last)`, answering `last`'s rows: for a transaction whose last statement's answer is needed only
+   * once the transaction is over (the webhook intake's deliveries, started after its commit). Rejects as
+   * `commit` does; the rows are those of a committed transaction.
+   */
+  async commitReturning<Row>(last: Statement): Promise<Row[]> {
+    const answer = this.write(last.sql, last.params);
+    await this.commit();
+    return (await answer).rows as Row[];
+  }
+
+  /**
    * Ends a transaction that failed with `error`: rolls it back unless COMMIT was written (which ended it
    * either way), and rejects with the first failure of what was written here, else with `error`.
    */

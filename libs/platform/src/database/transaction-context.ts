@@ -105,16 +105,44 @@ export async function runInTransaction<R>(
  * (pipelined-transaction.ts). `settings` are statements written in code, never input. A failed COMMIT has
  * already ended the transaction; any other failure rolls it back.
  */
-export async function transactionWithSettings<R>(
+export function transactionWithSettings<R>(
   dataSource: DataSource,
   settings: readonly string[],
   work: (manager: EntityManager) => Promise<R>,
 ): Promise<R> {
+  return transactionEndingWith(dataSource, settings, async (manager) => {
+    const result = await work(manager);
+    return { read: () => result };
+  });
+}
+
+/**
+ * The ending of a transaction's work: the statement written together with COMMIT (none: COMMIT alone), and
+ * what the work answers from that statement's rows once the transaction committed.
+ */
+export interface EndingStatement<Row, R> {
+  last?: Statement;
+  read: (rows: Row[]) => R;
+}
+
+/**
+ * `transactionWithSettings` whose work hands its last statement back instead of awaiting it: written with
+ * COMMIT, one round trip fewer (PipelinedTransaction.commitReturning). For a statement whose answer nothing
+ * in the transaction needs.
+ */
+export async function transactionEndingWith<Row, R>(
+  dataSource: DataSource,
+  settings: readonly string[],
+  work: (manager: EntityManager) => Promise<EndingStatement<Row, R>>,
+): Promise<R> {
   const open = await PipelinedTransaction.open(dataSource, settings);
   try {
-    const result = await work(open.manager);
-    await open.commit();
-    return result;
+    const { last, read } = await work(open.manager);
+    if (!last) {
+      await open.commit();
+      return read([]);
+    }
+    return read(await open.commitReturning<Row>(last));
   } catch (error) {
     return await open.fail(error);
   } finally {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Executor, rowsOf } from '@paygrid/platform';
+import { Executor, rowsOf, Statement } from '@paygrid/platform';
 import { newId } from '@paygrid/ids';
 import { Endpoint, EndpointRow } from '../endpoints/endpoint.types';
 import { EndpointStatus } from '../endpoints/endpoint.states';
@@ -109,9 +109,21 @@ export class DeliveryRepository {
     leased: { count: number; ms: number } = { count: 0, ms: 0 },
   ): Promise<InsertedDelivery[]> {
     if (pairs.length === 0) return [];
+    const { statement, read } = this.insertManyStatement(pairs, leased);
+    return read(await executor.query(statement.sql, statement.params));
+  }
+
+  /**
+   * `insertMany` as a statement to write and a reading of its rows: the intake writes it with its COMMIT
+   * (transactionEndingWith) and reads the deliveries once committed.
+   */
+  insertManyStatement(
+    pairs: NewDelivery[],
+    leased: { count: number; ms: number },
+  ): { statement: Statement; read: (rows: DeliveryRow[]) => InsertedDelivery[] } {
     const ids = pairs.map(() => newId(DELIVERY_ID_PREFIX));
-    const rows: DeliveryRow[] = await executor.query(
-      `INSERT INTO webhook_deliveries
+    const statement: Statement = {
+      sql: `INSERT INTO webhook_deliveries
          (delivery_id, event_id, endpoint_id, account_id, event_name, status, next_attempt_at, lease_until)
        SELECT t.delivery_id, t.event_id, t.endpoint_id, t.account_id, t.event_name, 'pending',
               CASE WHEN NOT t.held THEN now() END,
@@ -120,7 +132,7 @@ export class DeliveryRepository {
               AS t(delivery_id, event_id, endpoint_id, account_id, event_name, held, ord)
        ON CONFLICT (event_id, endpoint_id) DO NOTHING
        RETURNING *`,
-      [
+      params: [
         ids,
         pairs.map((pair) => pair.eventId),
         pairs.map((pair) => pair.endpointId),
@@ -130,17 +142,19 @@ export class DeliveryRepository {
         leased.ms,
         pairs.map((pair) => pair.held),
       ],
-    );
+    };
     const pairOfId = new Map<string, NewDelivery>(ids.map((id, index) => [id, pairs[index]]));
-    return rows.map((row) => {
-      const delivery = toDelivery(row);
-      return {
-        delivery,
-        pair: pairOfId.get(row.delivery_id) as NewDelivery,
-        due: row.next_attempt_at === null ? null : dueOf(row),
-        leased: delivery.leaseUntil !== null,
-      };
-    });
+    const read = (rows: DeliveryRow[]) =>
+      rows.map((row) => {
+        const delivery = toDelivery(row);
+        return {
+          delivery,
+          pair: pairOfId.get(row.delivery_id) as NewDelivery,
+          due: row.next_attempt_at === null ? null : dueOf(row),
+          leased: delivery.leaseUntil !== null,
+        };
+      });
+    return { statement, read };
   }
 
   /**

@@ -10,7 +10,7 @@ import {
   KafkaNames,
   LOGGER,
   Metrics,
-  transactionWithSettings,
+  transactionEndingWith,
 } from '@paygrid/platform';
 import {
   ClaimedDelivery,
@@ -18,6 +18,7 @@ import {
   InsertedDelivery,
   NewDelivery,
 } from '../deliveries/delivery.repository';
+import { DeliveryRow } from '../deliveries/delivery.types';
 import {
   audienceOf,
   EndpointRepository,
@@ -109,8 +110,9 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
     let reserved = 0;
     let stored: { fresh: Set<string>; inserted: (InsertedDelivery & { claimed: ClaimedDelivery })[] };
     try {
-      // BEGIN rides with the claim (pipelined-transaction.ts in libs/platform): one round trip fewer.
-      stored = await transactionWithSettings(this.dataSource, [], async (manager) => {
+      // BEGIN rides with the claim, and the deliveries' insert with COMMIT (pipelined-transaction.ts in
+      // libs/platform): two round trips for the chunk.
+      stored = await transactionEndingWith(this.dataSource, [], async (manager) => {
         // The first copy of each event (a batch may carry a republished one twice), each body serialised
         // once: stored with the event, sent by its direct first attempts.
         const firstCopies = new Map<string, StoredEventRow>();
@@ -126,12 +128,16 @@ export class EventIntakeService implements OnApplicationBootstrap, OnApplication
         // Held pairs last: the first `reserved` rows are leased for direct sends, and no held one may be.
         const sendable = targets.filter((target) => !target.pair.held);
         reserved = this.direct.reserve(sendable.length);
-        const inserted = await this.deliveries.insertMany(
-          manager,
-          [...sendable, ...targets.filter((target) => target.pair.held)].map((target) => target.pair),
-          { count: reserved, ms: this.direct.leaseMs },
-        );
-        return { fresh: claimed, inserted: this.withTargets(inserted, targets) };
+        const pairs = [...sendable, ...targets.filter((target) => target.pair.held)].map((target) => target.pair);
+        if (pairs.length === 0) return { read: () => ({ fresh: claimed, inserted: [] }) };
+        const insert = this.deliveries.insertManyStatement(pairs, { count: reserved, ms: this.direct.leaseMs });
+        return {
+          last: insert.statement,
+          read: (inserted: DeliveryRow[]) => ({
+            fresh: claimed,
+            inserted: this.withTargets(insert.read(inserted), targets),
+          }),
+        };
       });
     } catch (error) {
       this.direct.release(reserved);
