@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { APP_CATALOG, AppDescriptor, AppName, databaseUrlFor } from '@paygrid/platform';
-import { appSchedPolicy, findChrt, underPolicy } from './app-scheduling';
+import { appSchedPolicy, underPolicy, usableChrt } from './app-scheduling';
 
 /**
  * Runs the compiled apps as child processes for `npm start` and the e2e tier: checks their ports are
@@ -144,7 +144,7 @@ export function launchApp(
       path.join(REPO_ROOT, 'deploy/local/register-paths.js'),
       path.join(REPO_ROOT, `dist/apps/${app.name}/src/main.js`),
     ],
-    findChrt(),
+    usableChrt(),
   );
   const child = spawn(command, args, {
     cwd: REPO_ROOT,

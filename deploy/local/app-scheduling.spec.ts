@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appSchedPolicy, findChrt, underPolicy } from './app-scheduling';
+import { appSchedPolicy, findChrt, forgetUsableChrt, underPolicy, usableChrt } from './app-scheduling';
 
 describe('app scheduling policy', () => {
   it('is batch unless PAYGRID_APP_SCHED says normal, and refuses anything else', () => {
@@ -18,6 +18,33 @@ describe('app scheduling policy', () => {
     expect(findChrt('linux', (candidate) => candidate === '/bin/chrt')).toBe('/bin/chrt');
   });
 
+  it('uses chrt only where it may set the policy, trying it once per process', () => {
+    const tried: string[] = [];
+    const refusing = (chrt: string) => {
+      tried.push(chrt);
+      return false;
+    };
+    forgetUsableChrt();
+    expect(usableChrt(() => '/usr/bin/chrt', refusing)).toBeNull();
+    expect(usableChrt(() => '/usr/bin/chrt', refusing)).toBeNull();
+    expect(tried).toEqual(['/usr/bin/chrt']);
+    forgetUsableChrt();
+    expect(
+      usableChrt(
+        () => '/usr/bin/chrt',
+        () => true,
+      ),
+    ).toBe('/usr/bin/chrt');
+    forgetUsableChrt();
+    expect(
+      usableChrt(
+        () => null,
+        () => true,
+      ),
+    ).toBeNull();
+    forgetUsableChrt();
+  });
+
   it('runs the command through chrt --batch 0 for batch, and as it is otherwise', () => {
     expect(underPolicy('batch', '/node', ['app.js'], '/usr/bin/chrt')).toEqual({
       command: '/usr/bin/chrt',
@@ -30,7 +57,7 @@ describe('app scheduling policy', () => {
     expect(underPolicy('batch', '/node', ['app.js'], null)).toEqual({ command: '/node', args: ['app.js'] });
   });
 
-  const chrt = findChrt();
+  const chrt = usableChrt();
   (chrt ? it : it.skip)('gives the started process SCHED_BATCH (policy 3 in /proc/<pid>/stat)', () => {
     // The child prints its own policy: field 41 of /proc/self/stat (SCHED_OTHER 0, SCHED_BATCH 3).
     const script =

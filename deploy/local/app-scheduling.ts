@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 /**
@@ -14,8 +15,9 @@ import { existsSync } from 'node:fs';
  * an idle box is unchanged (nothing to preempt), so single-request latency is not (docs/performance.md §25).
  *
  * The policy is set by starting `node` through util-linux's `chrt`, so every thread inherits it from the
- * first instruction. Where `chrt` is missing (not Linux, a minimal image) the apps run under the default
- * policy: the same behaviour, a little more CPU under load.
+ * first instruction. Where `chrt` is missing (not Linux, a minimal image) or may not set the policy (a
+ * sandbox refusing sched_setscheduler), the apps run under the default policy: the same behaviour, a
+ * little more CPU under load.
  */
 export type AppSchedPolicy = 'batch' | 'normal';
 
@@ -36,6 +38,33 @@ export function findChrt(
 ): string | null {
   if (platform !== 'linux') return null;
   return CHRT_PATHS.find((candidate) => exists(candidate)) ?? null;
+}
+
+/** Whether `chrt --batch 0 true` runs here: a sandbox may refuse sched_setscheduler (seccomp). */
+function canSetBatch(chrt: string): boolean {
+  return spawnSync(chrt, ['--batch', '0', 'true'], { stdio: 'ignore', timeout: 5_000 }).status === 0;
+}
+
+let usable: { chrt: string | null } | undefined;
+
+/**
+ * `chrt`, found and tried once per process, or null: without it, or where it may not set the policy, the
+ * apps start under the default policy rather than not at all.
+ */
+export function usableChrt(
+  find: () => string | null = findChrt,
+  tryIt: (chrt: string) => boolean = canSetBatch,
+): string | null {
+  if (usable === undefined) {
+    const chrt = find();
+    usable = { chrt: chrt !== null && tryIt(chrt) ? chrt : null };
+  }
+  return usable.chrt;
+}
+
+/** Forgets what usableChrt found (tests). */
+export function forgetUsableChrt(): void {
+  usable = undefined;
 }
 
 /** The command and arguments that run `command args` under `policy` (unchanged for `normal` or without chrt). */
