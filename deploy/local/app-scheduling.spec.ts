@@ -1,5 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { appSchedPolicy, findChrt, forgetUsableChrt, underPolicy, usableChrt } from './app-scheduling';
+import {
+  appSchedPolicy,
+  appsPolicyName,
+  findChrt,
+  forgetUsableChrt,
+  underPolicy,
+  usableChrt,
+} from './app-scheduling';
 
 describe('app scheduling policy', () => {
   it('is batch unless PAYGRID_APP_SCHED says normal, and refuses anything else', () => {
@@ -43,6 +50,12 @@ describe('app scheduling policy', () => {
       ),
     ).toBeNull();
     forgetUsableChrt();
+  });
+
+  it('names the policy the apps get: SCHED_BATCH only for batch with a usable chrt', () => {
+    expect(appsPolicyName('batch', '/usr/bin/chrt')).toBe('SCHED_BATCH');
+    expect(appsPolicyName('batch', null)).toBe('SCHED_OTHER');
+    expect(appsPolicyName('normal', '/usr/bin/chrt')).toBe('SCHED_OTHER');
   });
 
   it('runs the command through chrt --batch 0 for batch, and as it is otherwise', () => {

@@ -78,3 +78,11 @@ export function underPolicy(
   // `chrt --batch 0 node …` sets the policy, then execs node: the child keeps its pid, signals and exit code.
   return { command: chrt, args: ['--batch', '0', command, ...args] };
 }
+
+/** The policy the apps get here, as Linux names it (for the bench's record of the machine). */
+export function appsPolicyName(
+  policy = appSchedPolicy(),
+  chrt = usableChrt(),
+): 'SCHED_BATCH' | 'SCHED_OTHER' {
+  return policy === 'batch' && chrt !== null ? 'SCHED_BATCH' : 'SCHED_OTHER';
+}
