@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
  * at concurrency 16 (the bench's `preemptions_per_operation`), and each switch costs CPU and caches. A
  * SCHED_BATCH process keeps its full share of the CPU (same weight as nice 0) but does not preempt on
  * wake-up: it runs when the current task blocks or its slice ends, which in this I/O-bound stack is soon.
- * Alternated bench runs put it at ~7 % less CPU per create and ~7 % more creates a second at concurrency 16;
+ * Alternated bench runs put it at 10-18 % less CPU per create and 7-25 % more creates a second at concurrency 16;
  * an idle box is unchanged (nothing to preempt), so single-request latency is not (docs/performance.md §25).
  *
  * The policy is set by starting `node` through util-linux's `chrt`, so every thread inherits it from the
