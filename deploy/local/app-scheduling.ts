@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
  * SCHED_BATCH process keeps its full share of the CPU (same weight as nice 0) but does not preempt on
  * wake-up: it runs when the current task blocks or its slice ends, which in this I/O-bound stack is soon.
  * Alternated bench runs put it at 10-18 % less CPU per create and 7-25 % more creates a second at concurrency 16;
- * an idle box is unchanged (nothing to preempt), so single-request latency is not (docs/performance.md §25).
+ * a lone create got faster too (c1 p50 17 -> 14 ms in two pairs of three; docs/performance.md §25).
  *
  * The policy is set by starting `node` through util-linux's `chrt`, so every thread inherits it from the
  * first instruction. Where `chrt` is missing (not Linux, a minimal image) or may not set the policy (a
