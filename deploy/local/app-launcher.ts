@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { APP_CATALOG, AppDescriptor, AppName, databaseUrlFor } from '@paygrid/platform';
-import { appSchedPolicy, underPolicy, usableChrt } from './app-scheduling';
+import { batchChrt, underBatch } from './app-scheduling';
 
 /**
  * Runs the compiled apps as child processes for `npm start` and the e2e tier: checks their ports are
@@ -135,8 +135,7 @@ export function launchApp(
   replica = 0,
 ): RunningApp {
   const port = appPort(settings, app.port, replica);
-  const { command, args } = underPolicy(
-    appSchedPolicy(),
+  const { command, args } = underBatch(
     process.execPath,
     [
       ...profilingArgs(),
@@ -144,7 +143,7 @@ export function launchApp(
       path.join(REPO_ROOT, 'deploy/local/register-paths.js'),
       path.join(REPO_ROOT, `dist/apps/${app.name}/src/main.js`),
     ],
-    usableChrt(),
+    batchChrt(),
   );
   const child = spawn(command, args, {
     cwd: REPO_ROOT,

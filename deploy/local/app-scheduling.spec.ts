@@ -2,9 +2,10 @@ import { spawnSync } from 'node:child_process';
 import {
   appSchedPolicy,
   appsPolicyName,
+  batchChrt,
   findChrt,
   forgetUsableChrt,
-  underPolicy,
+  underBatch,
   usableChrt,
 } from './app-scheduling';
 
@@ -52,22 +53,25 @@ describe('app scheduling policy', () => {
     forgetUsableChrt();
   });
 
-  it('names the policy the apps get: SCHED_BATCH only for batch with a usable chrt', () => {
-    expect(appsPolicyName('batch', '/usr/bin/chrt')).toBe('SCHED_BATCH');
-    expect(appsPolicyName('batch', null)).toBe('SCHED_OTHER');
-    expect(appsPolicyName('normal', '/usr/bin/chrt')).toBe('SCHED_OTHER');
+  it('starts the apps through chrt only for batch, and tries chrt only then', () => {
+    const found = jest.fn(() => '/usr/bin/chrt');
+    expect(batchChrt('normal', found)).toBeNull();
+    expect(found).not.toHaveBeenCalled();
+    expect(batchChrt('batch', found)).toBe('/usr/bin/chrt');
+    expect(batchChrt('batch', () => null)).toBeNull();
   });
 
-  it('runs the command through chrt --batch 0 for batch, and as it is otherwise', () => {
-    expect(underPolicy('batch', '/node', ['app.js'], '/usr/bin/chrt')).toEqual({
+  it('names the policy the apps get: SCHED_BATCH only with a chrt to start them through', () => {
+    expect(appsPolicyName('/usr/bin/chrt')).toBe('SCHED_BATCH');
+    expect(appsPolicyName(null)).toBe('SCHED_OTHER');
+  });
+
+  it('runs the command through chrt --batch 0 when given one, and as it is otherwise', () => {
+    expect(underBatch('/node', ['app.js'], '/usr/bin/chrt')).toEqual({
       command: '/usr/bin/chrt',
       args: ['--batch', '0', '/node', 'app.js'],
     });
-    expect(underPolicy('normal', '/node', ['app.js'], '/usr/bin/chrt')).toEqual({
-      command: '/node',
-      args: ['app.js'],
-    });
-    expect(underPolicy('batch', '/node', ['app.js'], null)).toEqual({ command: '/node', args: ['app.js'] });
+    expect(underBatch('/node', ['app.js'], null)).toEqual({ command: '/node', args: ['app.js'] });
   });
 
   const chrt = usableChrt();
@@ -75,7 +79,7 @@ describe('app scheduling policy', () => {
     // The child prints its own policy: field 41 of /proc/self/stat (SCHED_OTHER 0, SCHED_BATCH 3).
     const script =
       "process.stdout.write(require('fs').readFileSync('/proc/self/stat','utf8').split(') ')[1].split(' ')[38])";
-    const { command, args } = underPolicy('batch', process.execPath, ['-e', script], chrt);
+    const { command, args } = underBatch(process.execPath, ['-e', script], chrt);
     const run = spawnSync(command, args, { encoding: 'utf8' });
     expect(run.stdout).toBe('3');
   });

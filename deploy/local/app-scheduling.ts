@@ -67,22 +67,29 @@ export function forgetUsableChrt(): void {
   usable = undefined;
 }
 
-/** The command and arguments that run `command args` under `policy` (unchanged for `normal` or without chrt). */
-export function underPolicy(
-  policy: AppSchedPolicy,
+/**
+ * The chrt to start the apps through: a usable one when the policy is batch (tried only then), else null.
+ * The one rule both the launcher and the bench's record of the machine read.
+ */
+export function batchChrt(
+  policy: AppSchedPolicy = appSchedPolicy(),
+  chrt: () => string | null = usableChrt,
+): string | null {
+  return policy === 'batch' ? chrt() : null;
+}
+
+/** The command and arguments that run `command args` through `chrt --batch 0` (unchanged without one). */
+export function underBatch(
   command: string,
   args: string[],
   chrt: string | null,
 ): { command: string; args: string[] } {
-  if (policy === 'normal' || chrt === null) return { command, args };
+  if (chrt === null) return { command, args };
   // `chrt --batch 0 node …` sets the policy, then execs node: the child keeps its pid, signals and exit code.
   return { command: chrt, args: ['--batch', '0', command, ...args] };
 }
 
 /** The policy the apps get here, as Linux names it (for the bench's record of the machine). */
-export function appsPolicyName(
-  policy = appSchedPolicy(),
-  chrt = usableChrt(),
-): 'SCHED_BATCH' | 'SCHED_OTHER' {
-  return policy === 'batch' && chrt !== null ? 'SCHED_BATCH' : 'SCHED_OTHER';
+export function appsPolicyName(chrt: string | null = batchChrt()): 'SCHED_BATCH' | 'SCHED_OTHER' {
+  return chrt === null ? 'SCHED_OTHER' : 'SCHED_BATCH';
 }
