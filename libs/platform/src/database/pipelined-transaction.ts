@@ -74,12 +74,12 @@ export class PipelinedTransaction {
   /**
    * `commit(last)`, answering `last`'s rows: for a transaction whose last statement's answer is needed only
    * once the transaction is over (the webhook intake's deliveries, started after its commit). Rejects as
-   * `commit` does; the rows are those of a committed transaction.
+   * `commit` does; the rows are those of a committed transaction (none without `last`).
    */
-  async commitReturning<Row>(last: Statement): Promise<Row[]> {
-    const answer = this.write(last.sql, last.params);
+  async commitReturning<Row>(last?: Statement): Promise<Row[]> {
+    const answer = last ? this.write(last.sql, last.params) : undefined;
     await this.commit();
-    return (await answer).rows as Row[];
+    return answer ? ((await answer).rows as Row[]) : [];
   }
 
   /**

@@ -138,10 +138,6 @@ export async function transactionEndingWith<Row, R>(
   const open = await PipelinedTransaction.open(dataSource, settings);
   try {
     const { last, read } = await work(open.manager);
-    if (!last) {
-      await open.commit();
-      return read([]);
-    }
     return read(await open.commitReturning<Row>(last));
   } catch (error) {
     return await open.fail(error);
