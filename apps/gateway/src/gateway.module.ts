@@ -11,7 +11,7 @@ import { TokenController } from './modules/auth/token.controller';
 import { TokenService } from './modules/auth/token.service';
 import { commandBusProviders } from './modules/commands/command-bus.provider';
 import { ServiceCalls } from './modules/commands/service-calls';
-import { IdempotencyInterceptor } from './modules/idempotency/idempotency.interceptor';
+import { IdempotencyGate } from './modules/idempotency/idempotency.gate';
 import { IdempotencyService } from './modules/idempotency/idempotency.service';
 import { IdempotencyStore } from './modules/idempotency/idempotency.store';
 import { AccountsController } from './modules/accounts/accounts.controller';
@@ -65,9 +65,8 @@ export class GatewayModule {
         ServiceCalls,
         ...acquiringProviders,
         ...issuingProviders,
+        IdempotencyGate,
         { provide: APP_GUARD, useClass: AuthGuard },
-        // Not global: ApiRoute attaches it to command routes (api-route.decorator.ts).
-        IdempotencyInterceptor,
       ],
     };
   }

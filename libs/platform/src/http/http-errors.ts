@@ -11,6 +11,27 @@ export function sendApiError(reply: FastifyReply, error: ApiError): void {
   void reply.status(error.status).headers(error.headers).type('application/json; charset=utf-8').send(error.body);
 }
 
+/**
+ * An answer decided before the route ran, written as it is: thrown by a guard (the gateway's idempotency gate
+ * replaying a stored answer) and written by HttpErrorFilter with its status, headers and JSON text unchanged,
+ * byte for byte. Not an error of the request: nothing is logged.
+ */
+export class PreparedAnswer extends Error {
+  constructor(
+    readonly status: number,
+    /** The answer's JSON text, sent without being parsed or serialised again. */
+    readonly json: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(`prepared answer ${status}`);
+    this.name = 'PreparedAnswer';
+  }
+}
+
+function sendPreparedAnswer(reply: FastifyReply, answer: PreparedAnswer): void {
+  void reply.status(answer.status).headers(answer.headers).type('application/json; charset=utf-8').send(answer.json);
+}
+
 function report(logger: Logger, error: unknown, request: FastifyRequest | undefined, unexpected: boolean) {
   if (unexpected) logger.error({ err: error, method: request?.method, route: request?.routeOptions?.url }, 'request failed');
 }
@@ -23,6 +44,7 @@ export class HttpErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
     const http = host.switchToHttp();
+    if (exception instanceof PreparedAnswer) return sendPreparedAnswer(http.getResponse<FastifyReply>(), exception);
     const request = http.getRequest<FastifyRequest>();
     const { apiError, unexpected } = toApiError(exception);
     report(this.logger, exception, request, unexpected);

@@ -1,6 +1,6 @@
-import { applyDecorators, Type, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, Type } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiResponseOptions, ApiSecurity } from '@nestjs/swagger';
-import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
+import { IdempotentCommand } from '../idempotency/idempotency.gate';
 import type { BusCommandShapes } from './bus-catalogue';
 import { JsonSchema, schemaRef } from './json-schema';
 import { requestFieldsOf, requestSchemaOf } from './request-schemas';
@@ -15,10 +15,10 @@ import { COMMAND_SHAPES, WIRE_SCHEMAS } from './wire-schemas.generated';
  * `kind` decides the headers and refusals: `query` (token, read), `command` (token, idempotent
  * write), `credentials` (token issuance), `hosted` (shopper pages: the intent's client_secret).
  *
- * A `command` route also gets the IdempotencyInterceptor, here and nowhere else: as a global interceptor it
- * put every request, probes and reads included, through Nest's interceptor chain (two AsyncResource binds,
- * three deferred observables), ~30 % of a GET's cost in the gateway. idempotency-coverage.spec.ts checks
- * that every authenticated, writing POST has it.
+ * A `command` route is also marked IdempotentCommand, here and nowhere else: the AuthGuard then holds its
+ * idempotency claim and the IdempotencyGate settles it (idempotency.gate.ts); idempotency-coverage.spec.ts
+ * checks that every authenticated, writing POST has the mark. Not a Nest interceptor: any interceptor puts its
+ * requests through Nest's observable chain, ~25 µs each (docs/performance.md §26).
  */
 export type RouteKind = 'query' | 'command' | 'credentials' | 'hosted';
 export type CommandType = keyof BusCommandShapes;
@@ -63,7 +63,7 @@ export function ApiRoute(doc: RouteDoc): MethodDecorator {
     const example = doc.requestExample === undefined ? {} : { examples: { example: { value: doc.requestExample } } };
     decorators.push(ApiBody({ required: true, schema: requestSchemaOf(doc.body), ...example }));
   }
-  if (doc.kind === 'command') decorators.push(UseInterceptors(IdempotencyInterceptor));
+  if (doc.kind === 'command') decorators.push(IdempotentCommand());
   if (doc.kind === 'credentials') decorators.push(ApiSecurity({ clientId: [], apiKey: [] }));
   if (doc.kind === 'hosted') decorators.push(ApiSecurity({}));
   return applyDecorators(...decorators);

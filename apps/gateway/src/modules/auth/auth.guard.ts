@@ -5,7 +5,7 @@ import { ApiError, APP_CONFIG, Errors, ipAllowed } from '@paygrid/platform';
 import { AuthenticatedRequest } from '../../common/authenticated-request';
 import { GatewayConfig } from '../../config';
 import { IdempotencyService, PreparedClaim } from '../idempotency/idempotency.service';
-import { admitClaim, claimRequestOf, usableIdempotencyKeyOf } from '../idempotency/idempotency.interceptor';
+import { claimRequestOf, IdempotencyGate, usableIdempotencyKeyOf } from '../idempotency/idempotency.gate';
 import { OnBehalfOfResolver } from './on-behalf-of.resolver';
 import { correlationOf } from '../commands/service-calls';
 import { RequestAdmission } from './request-admission';
@@ -22,7 +22,8 @@ import { TokenClaims, TokenService } from './token.service';
  * On an idempotent command route, when every check that needs no Redis already passes and the acting
  * account is known, that same round trip also claims the idempotency key (issue 12: one round trip instead
  * of two). The script claims only when the key is not revoked and the request is within the limit, so the
- * answers keep their order; the IdempotencyInterceptor then answers from the claim as if it had made it.
+ * answers keep their order. The guard's last step hands the claim to the IdempotencyGate (which makes it
+ * itself when it could not ride along): the route runs with it held, or the request is answered from it.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -34,6 +35,7 @@ export class AuthGuard implements CanActivate {
     private readonly onBehalfOf: OnBehalfOfResolver,
     private readonly admission: RequestAdmission,
     private readonly idempotency: IdempotencyService,
+    private readonly idempotencyGate: IdempotencyGate,
     @Inject(APP_CONFIG) private readonly config: GatewayConfig,
   ) {
     this.routes = new RouteAuthCatalogue(reflector);
@@ -59,7 +61,6 @@ export class AuthGuard implements CanActivate {
     // A folded claim was made for `known`: the acting account is not looked up again (a grant expiring in
     // between would otherwise leave the claim made for an account the request no longer acts as).
     const acting = known ?? (await this.onBehalfOf.resolve(caller, request.headers['x-on-behalf-of'], correlationOf(request)));
-    if (folded && admitted.claim) admitClaim(request, { prepared: folded, result: admitted.claim });
     request.auth = {
       keyId: claims.kid,
       clientId: claims.client_id,
@@ -75,12 +76,18 @@ export class AuthGuard implements CanActivate {
         permissions: claims.perms ?? [],
       },
     };
+    if (route.claimsIdempotencyKey && request.method === 'POST') {
+      const admittedClaim = folded && admitted.claim ? { prepared: folded, result: admitted.claim } : undefined;
+      // Synchronous when the admission script made the claim: no promise to wait for then.
+      const holding = this.idempotencyGate.hold(request, admittedClaim);
+      if (holding) await holding;
+    }
     return true;
   }
 
-  /** The claim the IdempotencyInterceptor would make next, when it can ride on the admission round trip. */
+  /** The claim the IdempotencyGate would make next, when it can ride on the admission round trip. */
   private foldableClaim(route: RouteAuth, request: AuthenticatedRequest, acting: ResolvedAccount): PreparedClaim | undefined {
-    if (!route.claimsOnAdmission || request.method !== 'POST') return undefined;
+    if (!route.claimsIdempotencyKey || request.method !== 'POST') return undefined;
     const key = usableIdempotencyKeyOf(request);
     if (key === undefined) return undefined;
     return this.idempotency.prepare(claimRequestOf(request, key, acting.account_id));

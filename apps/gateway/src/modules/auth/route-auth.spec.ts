@@ -6,26 +6,24 @@ import { IssuingFundsController } from '../issuing/issuing-funds.controller';
 import { IssuingController } from '../issuing/issuing.controller';
 import { RouteAuthCatalogue } from './route-auth';
 
-/** Which routes let the AuthGuard's Redis round trip claim the idempotency key (request-admission.ts). */
+/** Which routes claim an idempotency key in the AuthGuard (IdempotencyGate; request-admission.ts). */
 describe('RouteAuthCatalogue', () => {
   const catalogue = new RouteAuthCatalogue(new Reflector());
   const routeOf = (controller: Type<unknown>, method: string) =>
     catalogue.of({ getClass: () => controller, getHandler: () => (controller.prototype as Record<string, unknown>)[method] } as ExecutionContext);
 
-  it('claims on admission for a command route with nothing between the guard and the interceptor', () => {
-    expect(routeOf(DiagnosticsController, 'echo').claimsOnAdmission).toBe(true);
-    expect(routeOf(PaymentIntentsController, 'create')).toEqual({ policy: { requiresClientId: true }, claimsOnAdmission: true });
-  });
-
-  it('does not for a command route with a guard of its own (the per-card limit could refuse after the claim)', () => {
-    const route = routeOf(IssuingController, 'createPanToken');
-    expect(route.claimsOnAdmission).toBe(false);
-    expect(route.policy.permission).toBeDefined();
+  it('claims for command routes, a route with a guard of its own included', () => {
+    expect(routeOf(DiagnosticsController, 'echo').claimsIdempotencyKey).toBe(true);
+    expect(routeOf(PaymentIntentsController, 'create')).toEqual({ policy: { requiresClientId: true }, claimsIdempotencyKey: true });
+    const panToken = routeOf(IssuingController, 'createPanToken');
+    expect(panToken.claimsIdempotencyKey).toBe(true);
+    expect(panToken.policy.permission).toBeDefined();
   });
 
   it('does not for reads, read-only POSTs and public routes', () => {
-    expect(routeOf(PaymentIntentsController, 'list').claimsOnAdmission).toBe(false);
-    expect(routeOf(IssuingFundsController, 'retrieveBalance').claimsOnAdmission).toBe(false);
+    expect(routeOf(PaymentIntentsController, 'list').claimsIdempotencyKey).toBe(false);
+    expect(routeOf(IssuingFundsController, 'retrieveBalance').claimsIdempotencyKey).toBe(false);
+    expect(routeOf(IssuingController, 'retrieveSecureDetails').claimsIdempotencyKey).toBe(false);
   });
 
   it('reads a route once', () => {

@@ -2,13 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandDefinition, PayloadOf, ResultOf } from '@paygrid/contracts';
 import { CommandBus, CORRELATION_HEADER } from '@paygrid/platform';
 import { AuthenticatedRequest, authOf } from '../../common/authenticated-request';
-import { idempotencyClaimOf } from '../idempotency/idempotency.interceptor';
+import { idempotencyClaimOf } from '../idempotency/idempotency.gate';
 import { COMMAND_BUS } from './command-bus.provider';
 
 /**
  * How routes reach the services: `execute(request, definition, payload)` sends a declared command as
  * the acting account and resolves with its declared result. A mutating command carries the command id
- * of the request's idempotency claim (IdempotencyInterceptor), so a retry after a crash or a timeout
+ * of the request's idempotency claim (IdempotencyGate), so a retry after a crash or a timeout
  * re-sends the same id and the service answers what it already did.
  */
 @Injectable()
@@ -29,7 +29,7 @@ export class ServiceCalls {
 
   private commandIdOf(request: AuthenticatedRequest, type: string): string {
     const claim = idempotencyClaimOf(request);
-    // The interceptor claims every authenticated POST; a mutation anywhere else is a routing mistake.
+    // The gate claims for every command route; a mutation anywhere else is a routing mistake.
     if (!claim) throw new Error(`${type} sent without an idempotency claim (a mutating command on a GET or read-only POST?)`);
     claim.executed = true;
     return claim.commandId;

@@ -15,7 +15,7 @@ import {
 import type { AuthenticatedRequest } from '../../common/authenticated-request';
 import { ApiRoute } from '../api-reference/api-route.decorator';
 import { ServiceCalls } from '../commands/service-calls';
-import { ReadOnlyPost } from '../idempotency/idempotency.interceptor';
+import { ReadOnlyPost } from '../idempotency/idempotency.gate';
 
 /**
  * The issuing money routes (wire-compat §11.10, §11.11 reports, §12 deposits; docs/issuing.md "Balances, transfers
