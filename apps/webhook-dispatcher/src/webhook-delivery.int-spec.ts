@@ -1156,11 +1156,30 @@ describe('merchant and on-call tools', () => {
     receiver.respond(path, { status: 503, headers: { 'retry-after': '2' } });
     const event = aDomainEvent({ account_id: accountId });
     await publishAndReceive(event, path);
-    await waitFor(async () => (await deliveriesOf(endpoint.endpoint_id))[0]?.attempt_count === 1, {
-      what: 'the first attempt',
-    });
+    // The barrier: from the moment attempt 1 is recorded the test holds the delivery's lease, so no job can
+    // send attempt 2 and the reconciler skips it, however long deleting the keys takes (SCAN walks the whole
+    // keyspace); released once they are gone and the receiver answers 200. Attempt 2 can then only come from
+    // the reconciler (the retry job is gone, or ran while the lease was held and sent nothing).
+    const deliveryId = await waitFor(
+      async () => {
+        const [held] = (await dispatcher.dataSource.query(
+          `WITH held AS (
+             UPDATE webhook_deliveries SET lease_until = now() + interval '1 hour'
+              WHERE endpoint_id = $1 AND status = 'pending' AND attempt_count = 1
+                AND (lease_until IS NULL OR lease_until < now())
+              RETURNING delivery_id)
+           SELECT delivery_id FROM held`,
+          [endpoint.endpoint_id],
+        )) as { delivery_id: string }[];
+        return held?.delivery_id;
+      },
+      { what: 'the first attempt recorded, and its delivery leased by the test' },
+    );
     expect(await deleteRedisKeys(dispatcher.config.WEBHOOK_QUEUE_PREFIX)).toBeGreaterThan(0);
     receiver.respond(path, { status: 200 });
+    await dispatcher.dataSource.query('UPDATE webhook_deliveries SET lease_until = NULL WHERE delivery_id = $1', [
+      deliveryId,
+    ]);
     await settledDelivery(endpoint.endpoint_id, 'succeeded');
     expect(receiver.received(path).map((request) => request.headers['webhook-id'])).toEqual([
       event.event_id,
