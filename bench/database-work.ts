@@ -141,7 +141,7 @@ export async function untilNoPendingJobRuns(serverUrl: string, database: string)
 }
 
 /** A connected client of the bench's maintenance work on `database` of the server at `serverUrl`. */
-async function maintenanceClient(serverUrl: string, database: string): Promise<Client> {
+export async function maintenanceClient(serverUrl: string, database: string): Promise<Client> {
   const url = new URL(serverUrl);
   url.pathname = `/${database}`;
   const client = new Client({ connectionString: url.toString(), application_name: 'paygrid-bench-maintenance' });

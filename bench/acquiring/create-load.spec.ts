@@ -5,6 +5,7 @@ describe("the create bench's webhook latency by event", () => {
     const arrival = (eventName: string, createdAt: number, at: number) => ({
       path: '/a',
       eventName,
+      eventId: '',
       createdAt,
       at,
     });

@@ -6,6 +6,7 @@ import { offsetCommitRecords } from '../kafka-work';
 import { round, summarise } from '../stats';
 import { CreateIntentClient, createIntentClient, runCreateIntents } from './bench-acquiring';
 import { Arrival, ReceiverThread } from './receiver-thread';
+import { readWebhookStamps, webhookStageFigures } from './webhook-stages';
 
 /**
  * The acquiring section of `npm run bench` (issue 12's targets), on the bench's running stack:
@@ -24,7 +25,8 @@ import { Arrival, ReceiverThread } from './receiver-thread';
  *      the stack's Kafka offset commits appended to `__consumer_offsets` per create (kafka-work.ts);
  *    - webhook outbox commit → receiver, p99: for each delivery of an event created during the run, its
  *      arrival at the receiver minus the event's `create_time` (stamped in the transaction that commits
- *      it, a few ms before the commit, so the figure errs on the slow side);
+ *      it, a few ms before the commit, so the figure errs on the slow side), and the same path by stage
+ *      (webhook-stages.ts: relay, broker, intake, post) from the stack's tables;
  * 4. the failing endpoint variant: the second endpoint now answers 500 to everything (the dispatcher
  *    retries it), and the concurrency-16 run again: its rate against step 3's is the target; each
  *    process's CPU per create over that run's window says who pays for the failing endpoint.
@@ -128,6 +130,10 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const ofRun = receiver.arrivals(OK_PATH).filter((arrival) => arrival.createdAt >= runStart && arrival.createdAt <= runEnd);
     const webhook = summarise(ofRun.map((arrival) => arrival.at - arrival.createdAt));
     const webhookByEvent = webhookLatencyByEvent(ofRun);
+    const webhookStages = webhookStageFigures(
+      await readWebhookStamps(options.databases.serverUrl, options.databases.suffix, endpoints[0], { fromMs: runStart, toMs: runEnd }),
+      new Map(ofRun.map((arrival) => [arrival.eventId, arrival.at])),
+    );
 
     options.say('  create-intent, concurrency 16, 10 s, one endpoint answering 500 to everything');
     await maintained();
@@ -169,6 +175,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         webhook_commit_to_receiver_p50_ms: webhook.p50_ms,
         webhook_commit_to_receiver_p99_ms: webhook.p99_ms,
         ...webhookByEvent,
+        ...webhookStages,
         postgres_autovacuum_on: autovacuum ? 1 : 0,
         // Queued: no direct-send slot or place in line was free, so the BullMQ path (seconds under load).
         webhook_first_attempts_direct: firstAttemptsAfter.direct - firstAttemptsBefore.direct,

@@ -20,6 +20,8 @@ export interface Arrival {
   createdAt: number;
   /** The event's `event_name` ('' when the body has none). */
   eventName: string;
+  /** The delivery's `webhook-id` header: its event's id ('' without one). */
+  eventId: string;
 }
 
 type ToThread =
@@ -113,6 +115,7 @@ async function serveInThisThread(): Promise<void> {
       at: request.receivedAt,
       createdAt: Date.parse(body.create_time ?? ''),
       eventName: body.event_name ?? '',
+      eventId: String(request.headers['webhook-id'] ?? ''),
     };
     port.postMessage({ kind: 'arrival', arrival } satisfies FromThread);
   });
