@@ -66,6 +66,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const withoutEndpoints = await runCreateIntents(client, { concurrency: 16 });
 
     for (const path of [OK_PATH, SECOND_PATH]) endpoints.push(await createEndpoint(client, receiver.url(path)));
+    const [okEndpoint] = endpoints;
     await client.warmUp(20);
     await drained(arrivedOk);
 
@@ -131,7 +132,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const webhook = summarise(ofRun.map((arrival) => arrival.at - arrival.createdAt));
     const webhookByEvent = webhookLatencyByEvent(ofRun);
     const webhookStages = webhookStageFigures(
-      await readWebhookStamps(options.databases.serverUrl, options.databases.suffix, endpoints[0], { fromMs: runStart, toMs: runEnd }),
+      await readWebhookStamps(options.databases.serverUrl, options.databases.suffix, okEndpoint, { fromMs: runStart, toMs: runEnd }),
       new Map(ofRun.map((arrival) => [arrival.eventId, arrival.at])),
     );
 

@@ -8,7 +8,12 @@ import { jsonShapeProblem } from './json-shape';
 
 /** Writes an ApiError as JSON with its status and headers. */
 export function sendApiError(reply: FastifyReply, error: ApiError): void {
-  void reply.status(error.status).headers(error.headers).type('application/json; charset=utf-8').send(error.body);
+  sendJson(reply, error.status, error.headers, error.body);
+}
+
+/** A JSON answer: an object is serialised by Fastify, a string is sent as the JSON text it is. */
+function sendJson(reply: FastifyReply, status: number, headers: Record<string, string>, body: object | string): void {
+  void reply.status(status).headers(headers).type('application/json; charset=utf-8').send(body);
 }
 
 /**
@@ -28,10 +33,6 @@ export class PreparedAnswer extends Error {
   }
 }
 
-function sendPreparedAnswer(reply: FastifyReply, answer: PreparedAnswer): void {
-  void reply.status(answer.status).headers(answer.headers).type('application/json; charset=utf-8').send(answer.json);
-}
-
 function report(logger: Logger, error: unknown, request: FastifyRequest | undefined, unexpected: boolean) {
   if (unexpected) logger.error({ err: error, method: request?.method, route: request?.routeOptions?.url }, 'request failed');
 }
@@ -44,7 +45,9 @@ export class HttpErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
     const http = host.switchToHttp();
-    if (exception instanceof PreparedAnswer) return sendPreparedAnswer(http.getResponse<FastifyReply>(), exception);
+    if (exception instanceof PreparedAnswer) {
+      return sendJson(http.getResponse<FastifyReply>(), exception.status, exception.headers, exception.json);
+    }
     const request = http.getRequest<FastifyRequest>();
     const { apiError, unexpected } = toApiError(exception);
     report(this.logger, exception, request, unexpected);

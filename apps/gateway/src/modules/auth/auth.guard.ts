@@ -51,7 +51,8 @@ export class AuthGuard implements CanActivate {
     const ipOk = ipAllowed(request.ip, claims.ips ?? []);
     const accessRefusal = refusalOf(route, request, claims);
     const known = ipOk && !accessRefusal ? this.onBehalfOf.resolveKnown(caller, request.headers['x-on-behalf-of']) : undefined;
-    const folded = known && this.foldableClaim(route, request, known);
+    const claimsKey = route.claimsIdempotencyKey && request.method === 'POST';
+    const folded = claimsKey && known ? this.foldableClaim(request, known) : undefined;
 
     const admitted = await this.admission.admit(claims.kid, claims.entity_id, this.config.RATE_LIMIT_PER_SECOND, folded?.record);
     if (admitted.revoked) throw Errors.unauthorized('API key revoked');
@@ -76,7 +77,7 @@ export class AuthGuard implements CanActivate {
         permissions: claims.perms ?? [],
       },
     };
-    if (route.claimsIdempotencyKey && request.method === 'POST') {
+    if (claimsKey) {
       const admittedClaim = folded && admitted.claim ? { prepared: folded, result: admitted.claim } : undefined;
       // Synchronous when the admission script made the claim: no promise to wait for then.
       const holding = this.idempotencyGate.hold(request, admittedClaim);
@@ -86,8 +87,7 @@ export class AuthGuard implements CanActivate {
   }
 
   /** The claim the IdempotencyGate would make next, when it can ride on the admission round trip. */
-  private foldableClaim(route: RouteAuth, request: AuthenticatedRequest, acting: ResolvedAccount): PreparedClaim | undefined {
-    if (!route.claimsIdempotencyKey || request.method !== 'POST') return undefined;
+  private foldableClaim(request: AuthenticatedRequest, acting: ResolvedAccount): PreparedClaim | undefined {
     const key = usableIdempotencyKeyOf(request);
     if (key === undefined) return undefined;
     return this.idempotency.prepare(claimRequestOf(request, key, acting.account_id));
