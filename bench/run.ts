@@ -14,7 +14,7 @@ import {
   stopApps,
   waitUntilReady,
 } from '@paygrid/local-stack';
-import { appDescriptor, deleteStackTopics, KafkaNames } from '@paygrid/platform';
+import { APP_CATALOG, appDescriptor, deleteStackTopics, KafkaNames } from '@paygrid/platform';
 import { benchKafkaRoundTrip, benchPostgresCommit } from './baselines';
 import { benchAuthenticatedIdempotentEcho, benchHttpNoop } from './http-benches';
 import { runCreateLoad } from './acquiring/create-load';
@@ -87,6 +87,7 @@ async function main(): Promise<void> {
           kafkaBrokers: infrastructure.kafkaBrokers,
           dispatcherMetricsUrl: `http://127.0.0.1:${appDescriptor('webhook-dispatcher').port + settings.portOffset}/metrics`,
           acquiringMetricsUrl: `http://127.0.0.1:${appDescriptor('acquiring').port + settings.portOffset}/metrics`,
+          appMetricsPages: APP_CATALOG.map((app) => ({ app: app.name, url: `http://127.0.0.1:${app.port + settings.portOffset}/metrics` })),
           say,
         });
         Object.assign(results, sections);

@@ -3,6 +3,7 @@ import { CpuGroup, cpuBetween, cpuPerOperation, idleCpuRate, sampleCpu } from '.
 import { databaseWorkPerOperation, sampleServer, untilNoPendingJobRuns, vacuumAnalyzeStack, walPerOperation } from '../database-work';
 import { sampleSwitches, switchesBetween, switchesPerOperation, switchRate } from '../process-switches';
 import { offsetCommitRecords } from '../kafka-work';
+import { AppMetricsPage, gcPerOperation, sampleGc } from '../app-gc';
 import { round, summarise } from '../stats';
 import { CreateIntentClient, createIntentClient, runCreateIntents } from './bench-acquiring';
 import { Arrival, ReceiverThread } from './receiver-thread';
@@ -23,6 +24,7 @@ import { readWebhookStamps, webhookStageFigures } from './webhook-stages';
  *    - commits and row writes per create in each service's database, the server's WAL kilobytes,
  *      full-page images and syncs per create (database-work.ts), and the records
  *      the stack's Kafka offset commits appended to `__consumer_offsets` per create (kafka-work.ts);
+ *    - each app's garbage-collection pauses per create and its mean scavenge (app-gc.ts);
  *    - webhook outbox commit → receiver, p99: for each delivery of an event created during the run, its
  *      arrival at the receiver minus the event's `create_time` (stamped in the transaction that commits
  *      it, a few ms before the commit, so the figure errs on the slow side), and the same path by stage
@@ -45,6 +47,8 @@ export interface CreateLoadOptions {
   dispatcherMetricsUrl: string;
   /** Acquiring's /metrics, for its outbox relay's batches per create. */
   acquiringMetricsUrl: string;
+  /** Every app's /metrics, for its garbage collector's pauses during the c16 run (app-gc.ts). */
+  appMetricsPages: AppMetricsPage[];
   say: (line: string) => void;
 }
 
@@ -97,6 +101,8 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
       sampleSwitches(options.cpuGroups),
       Date.now() - idleSwitchesStart,
     );
+    // Read outside the run's window (a scrape is work of the apps), as gcAfter is.
+    const gcBefore = await sampleGc(options.appMetricsPages);
     const runStart = Date.now();
     const serverBefore = await sampleServer(options.databases.serverUrl, options.databases.suffix);
     const offsetsBefore = await offsetCommitRecords(options.kafkaBrokers);
@@ -117,6 +123,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const offsetsAfter = await offsetCommitRecords(options.kafkaBrokers);
     const firstAttemptsAfter = await firstAttempts(options.dispatcherMetricsUrl);
     const relayBatchesAfter = await counterOf(options.acquiringMetricsUrl, 'paygrid_outbox_batches_total');
+    const gcAfter = await sampleGc(options.appMetricsPages);
     const creates = loaded.acquiring_create_intent_requests - loaded.acquiring_create_intent_errors;
     const perCreate = (total: number) => (creates > 0 ? round(total / creates) : 0);
     const databaseWork = databaseWorkPerOperation(serverBefore.databases, serverAfter.databases, creates, options.databases.suffix);
@@ -169,6 +176,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         // per create, but it shares the two cores with the stack and so lowers the rate the stack can reach.
         cpu_ms_load_generator: perCreate((loadGenerator.user + loadGenerator.system) / 1000),
         ...wakeups,
+        ...gcPerOperation(gcBefore, gcAfter, creates),
         ...databaseWork,
         ...walPerOperation(serverBefore.wal, serverAfter.wal, creates),
         offset_commit_records_per_op: perCreate(offsetsAfter - offsetsBefore),
