@@ -52,6 +52,7 @@ export * from './nest/platform.module';
 export * from './bootstrap/start-app';
 export * from './bootstrap/process-guard';
 export * from './bootstrap/graceful-shutdown';
+export * from './bootstrap/with-deadline';
 export * from './tracing/tracing-config';
 export * from './tracing/tracer';
 export * from './tracing/propagation';

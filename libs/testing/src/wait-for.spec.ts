@@ -1,4 +1,4 @@
-import { waitFor, withDeadline } from './wait-for';
+import { waitFor } from './wait-for';
 
 describe('waitFor', () => {
   it('returns the first value that is neither undefined nor false', async () => {
@@ -21,21 +21,6 @@ describe('waitFor', () => {
     const failing = () => Promise.reject(new Error('connection refused'));
     await expect(waitFor(failing, { timeoutMs: 10, intervalMs: 2, what: 'the database' })).rejects.toThrow(
       'timed out after 10 ms waiting for the database: connection refused',
-    );
-  });
-});
-
-describe('withDeadline', () => {
-  it("passes the work's outcome through", async () => {
-    await expect(withDeadline(Promise.resolve(7), 50, 'quick work')).resolves.toBe(7);
-    await expect(withDeadline(Promise.reject(new Error('refused')), 50, 'quick work')).rejects.toThrow(
-      'refused',
-    );
-  });
-
-  it('rejects naming the work once the deadline passed without an outcome', async () => {
-    await expect(withDeadline(new Promise(() => undefined), 10, 'the relay stopping')).rejects.toThrow(
-      'the relay stopping: no outcome after 10 ms',
     );
   });
 });

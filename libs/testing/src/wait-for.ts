@@ -1,10 +1,13 @@
+import { withDeadline } from '@paygrid/platform';
+
 /**
  * Polls until `probe` returns a value that is not undefined/false, or fails after the deadline with
  * the last value seen. Tests wait for outcomes this way, never with fixed sleeps.
  *
  * A probe that never settles (a query waiting for a pool connection, a broker call stuck on a dead socket)
  * fails at the deadline too, naming what was awaited: without that bound such a hang surfaced only as
- * jest's bare test timeout, with no word of which wait it was.
+ * jest's bare test timeout, with no word of which wait it was. A test's cleanup that may hang is bounded
+ * the same way with the platform's `withDeadline`.
  */
 export async function waitFor<T>(
   probe: () => Promise<T | undefined | false> | T | undefined | false,
@@ -14,7 +17,8 @@ export async function waitFor<T>(
   let lastError: unknown;
   for (;;) {
     try {
-      const value = await withDeadline(Promise.resolve(probe()), Math.max(deadline - Date.now(), 0) + intervalMs, `${what} (one probe)`);
+      const probeMs = Math.max(deadline - Date.now(), 0) + intervalMs;
+      const value = await withDeadline(Promise.resolve(probe()), probeMs, `${what} (one probe): no outcome after ${probeMs} ms`);
       if (value !== undefined && value !== false) return value as T;
     } catch (error) {
       lastError = error;
@@ -24,21 +28,5 @@ export async function waitFor<T>(
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${detail}`);
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
-
-/**
- * `work`'s outcome, or an error naming `what` once `timeoutMs` passed without one. For a test's cleanup
- * (stopping a relay, a consumer) whose hang would otherwise hide the assertion that failed before it.
- */
-export async function withDeadline<T>(work: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no outcome after ${timeoutMs} ms`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { HEALTH_CHECKS, KAFKA_ADMIN } from '../nest/tokens';
 import { ConsumerHealth } from './consumer-health';
 import { KafkaAdminHandle } from '../kafka/kafka-admin';
+import { withDeadline } from '../bootstrap/with-deadline';
 
 /**
  * Readiness (`/health/ready`) says the app can do its work now: every dependency answers (Postgres,
@@ -28,13 +29,14 @@ export interface HealthReport {
 }
 
 const CHECK_TIMEOUT_MS = 2000;
+const NO_ANSWER = `no answer within ${CHECK_TIMEOUT_MS} ms`;
 
 export async function runHealthChecks(checks: HealthCheck[]): Promise<HealthReport> {
   const entries = await Promise.all(
     checks.map(async ({ name, check }) => {
       const started = Date.now();
       try {
-        await withTimeout(check(), CHECK_TIMEOUT_MS);
+        await withDeadline(check(), CHECK_TIMEOUT_MS, NO_ANSWER);
         return [name, { status: 'up' as const, latency_ms: Date.now() - started }] as const;
       } catch (error) {
         const message = error instanceof Error ? error.message : 'unavailable';
@@ -48,20 +50,13 @@ export async function runHealthChecks(checks: HealthCheck[]): Promise<HealthRepo
 
 async function brokerAnswers(admin: KafkaAdminHandle): Promise<boolean> {
   try {
-    await withTimeout(admin.describeCluster(), CHECK_TIMEOUT_MS);
+    await withDeadline(admin.describeCluster(), CHECK_TIMEOUT_MS, NO_ANSWER);
     return true;
   } catch {
     return false;
   }
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timedOut]).finally(() => clearTimeout(timer));
-}
 
 @Controller('health')
 export class HealthController {

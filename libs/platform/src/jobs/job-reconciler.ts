@@ -8,6 +8,7 @@ import { JobRegistry } from './job-registry';
 import { JobStore } from './job-store';
 import { JOBS_OPTIONS } from './jobs.tokens';
 import { JobRecord, JobRun, ResolvedJobsOptions } from './job.types';
+import { withDeadline } from '../bootstrap/with-deadline';
 
 /**
  * Never lose a job (architecture rule 9): every `reconcileIntervalMs`, the runs Postgres says are due
@@ -71,7 +72,7 @@ export class JobReconciler {
       for (const [, record] of this.registry.ownRecords()) restored += await this.restoreDue(manager, record);
       return restored;
     });
-    return withDeadline(pass, PASS_DEADLINE_MS, 'a reconciler pass');
+    return withDeadline(pass, PASS_DEADLINE_MS, `a reconciler pass took longer than ${PASS_DEADLINE_MS} ms`);
   }
 
   private async restoreDue(
@@ -116,12 +117,3 @@ export class JobReconciler {
   }
 }
 
-/** Rejects after `ms`; the late outcome of `work` is ignored. */
-function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
-  });
-  work.catch(() => undefined);
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
-}

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Kafka } from 'kafkajs';
 import pino from 'pino';
 import { EventTopics } from '@paygrid/contracts';
-import { createTestDatabase, NotificationListener, TestDatabase, testBrokers, TestStack, waitFor, withDeadline } from '@paygrid/testing';
+import { createTestDatabase, NotificationListener, TestDatabase, testBrokers, TestStack, waitFor } from '@paygrid/testing';
 import { createDataSource } from '../database/data-source';
 import { createKafka, createProducer } from '../kafka/kafka-factory';
 import { EventSubscriber } from '../kafka/event-subscriber';
@@ -13,6 +13,7 @@ import { appendToOutbox, OUTBOX_CHANNEL } from './outbox-writer';
 import { runInTransaction } from '../database/transaction-context';
 import { beginRelayBatch, OutboxRelay } from './outbox-relay';
 import { TracedPgClient } from '../tracing/pg-tracing';
+import { withDeadline } from '../bootstrap/with-deadline';
 import { claimInboxEvent } from './inbox';
 import { OutboxLogicalTopics1700000000010 } from '../database/outbox-logical-topics.migration';
 
@@ -296,8 +297,8 @@ describe('outbox relay and inbox', () => {
     } finally {
       // Bounded, so a stop that hangs cannot hide the wait above that failed (one unexplained 90 s timeout
       // of this test, stop 39); the relay's own warnings go to this file's log.
-      await withDeadline(relay.stop(), 10_000, 'the relay stopping');
-      await withDeadline(producer.disconnect(), 10_000, 'the producer disconnecting');
+      await withDeadline(relay.stop(), 10_000, 'the relay did not stop within 10 s');
+      await withDeadline(producer.disconnect(), 10_000, 'the producer did not disconnect within 10 s');
     }
   });
 
