@@ -1,4 +1,4 @@
-import { gcPerOperation, gcTotalsIn, GcTotals } from './app-gc';
+import { counterIn, gcPerOperation, gcTotalsIn } from './app-metrics';
 
 const page = (
   minor: [number, number],
@@ -28,7 +28,7 @@ describe('gcTotalsIn', () => {
 
 describe('gcPerOperation', () => {
   const at = (minor: [number, number], major: [number, number]) =>
-    new Map([['webhook-dispatcher', gcTotalsIn(page(minor, major))]]);
+    new Map([['webhook-dispatcher', page(minor, major)]]);
 
   it('gives the pauses per operation and the mean scavenge between two samples', () => {
     const figures = gcPerOperation(at([0.5, 40], [0.06, 2]), at([0.8, 60], [0.1, 3]), 200);
@@ -40,11 +40,27 @@ describe('gcPerOperation', () => {
   });
 
   it('reports nothing for an app missing from a sample, and no mean without scavenges', () => {
-    const none = new Map<string, GcTotals>();
+    const none = new Map<string, string>();
     expect(gcPerOperation(none, at([0.5, 40], [0, 0]), 10)).toEqual({});
     expect(gcPerOperation(at([0.5, 40], [0, 0]), at([0.5, 40], [0.02, 1]), 10)).toEqual({
       gc_pause_ms_per_op_webhook_dispatcher: 2,
       gc_scavenge_avg_ms_webhook_dispatcher: 0,
     });
+  });
+});
+
+describe('counterIn', () => {
+  const text = `paygrid_outbox_batches_total{app="acquiring"} 42
+paygrid_webhook_first_attempts_total{path="direct",app="webhook-dispatcher"} 7
+paygrid_webhook_first_attempts_total{path="queued",app="webhook-dispatcher"} 2
+`;
+
+  it('reads a counter whatever its default labels, or the series a label picks', () => {
+    expect(counterIn(text, 'paygrid_outbox_batches_total')).toBe(42);
+    expect(counterIn(text, 'paygrid_webhook_first_attempts_total', 'path="queued"')).toBe(2);
+  });
+
+  it('reads 0 for a counter not on the page', () => {
+    expect(counterIn(text, 'paygrid_missing_total')).toBe(0);
   });
 });

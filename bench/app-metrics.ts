@@ -1,6 +1,31 @@
 import { round } from './stats';
 
 /**
+ * The stack's /metrics pages, read once before and once after a measured run (every figure a run takes from
+ * them comes from those two reads), and what the bench takes from them: counters, and the garbage collector's
+ * pauses.
+ */
+export interface AppMetricsPage {
+  app: string;
+  url: string;
+}
+
+/** Each app's /metrics text now (a page that cannot be read fails the read, as the run's figures need it). */
+export async function readMetricsPages(pages: readonly AppMetricsPage[]): Promise<Map<string, string>> {
+  const texts = await Promise.all(pages.map(async ({ url }) => (await fetch(url)).text()));
+  return new Map(pages.map(({ app }, index) => [app, texts[index]]));
+}
+
+/**
+ * A counter's value on a /metrics page, whatever its default labels (0 when absent); with `label`, the
+ * series whose labels start with it.
+ */
+export function counterIn(text: string, name: string, label?: string): number {
+  const labels = label === undefined ? '(?:\\{[^}]*\\})?' : `\\{${label}[^}]*\\}`;
+  return Number(new RegExp(`^${name}${labels} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+}
+
+/**
  * The apps' garbage-collection pauses over a measured run, from each app's /metrics (prom-client's
  * `nodejs_gc_duration_seconds`, a histogram by `kind`: minor = scavenge, major = mark-compact, incremental,
  * weakcb). Its durations are wall time on the app's main thread, so on a saturated box they include the
@@ -12,11 +37,6 @@ import { round } from './stats';
 export interface GcTotals {
   /** Seconds paused and pauses, by kind. */
   [kind: string]: { seconds: number; count: number };
-}
-
-export interface AppMetricsPage {
-  app: string;
-  url: string;
 }
 
 const GC_SERIES = /^nodejs_gc_duration_seconds_(sum|count)\{([^}]*)\} ([0-9.eE+-]+)$/gm;
@@ -34,34 +54,21 @@ export function gcTotalsIn(text: string): GcTotals {
   return totals;
 }
 
-/** Every app's GC totals now; an app whose page cannot be read counts as having none. */
-export async function sampleGc(pages: readonly AppMetricsPage[]): Promise<Map<string, GcTotals>> {
-  const sampled = new Map<string, GcTotals>();
-  await Promise.all(
-    pages.map(async ({ app, url }) => {
-      const text = await fetch(url)
-        .then((response) => response.text())
-        .catch(() => '');
-      sampled.set(app, gcTotalsIn(text));
-    }),
-  );
-  return sampled;
-}
-
 /**
- * Per app, between two samples: `gc_pause_ms_per_op_<app>` (every kind's pauses, ms per operation) and
+ * Per app, between two reads of its page (readMetricsPages): `gc_pause_ms_per_op_<app>` (every kind's pauses, ms per operation) and
  * `gc_scavenge_avg_ms_<app>` (the mean scavenge pause, the kind that runs every second or two under load).
- * An app missing from either sample reports nothing.
+ * An app missing from either read, or without the histogram, reports nothing.
  */
 export function gcPerOperation(
-  before: ReadonlyMap<string, GcTotals>,
-  after: ReadonlyMap<string, GcTotals>,
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
   operations: number,
 ): Record<string, number> {
   const figures: Record<string, number> = {};
-  for (const [app, end] of after) {
-    const start = before.get(app);
-    if (start === undefined || Object.keys(end).length === 0) continue;
+  for (const [app, page] of after) {
+    const end = gcTotalsIn(page);
+    const start = gcTotalsIn(before.get(app) ?? '');
+    if (!before.has(app) || Object.keys(end).length === 0) continue;
     const name = app.replace(/-/g, '_');
     let pausedSeconds = 0;
     for (const [kind, total] of Object.entries(end))

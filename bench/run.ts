@@ -14,7 +14,7 @@ import {
   stopApps,
   waitUntilReady,
 } from '@paygrid/local-stack';
-import { APP_CATALOG, appDescriptor, deleteStackTopics, KafkaNames } from '@paygrid/platform';
+import { APP_CATALOG, deleteStackTopics, KafkaNames } from '@paygrid/platform';
 import { benchKafkaRoundTrip, benchPostgresCommit } from './baselines';
 import { benchAuthenticatedIdempotentEcho, benchHttpNoop } from './http-benches';
 import { runCreateLoad } from './acquiring/create-load';
@@ -85,8 +85,6 @@ async function main(): Promise<void> {
           cpuGroups,
           databases: { serverUrl: infrastructure.databaseServerUrl, suffix: settings.databaseSuffix },
           kafkaBrokers: infrastructure.kafkaBrokers,
-          dispatcherMetricsUrl: `http://127.0.0.1:${appDescriptor('webhook-dispatcher').port + settings.portOffset}/metrics`,
-          acquiringMetricsUrl: `http://127.0.0.1:${appDescriptor('acquiring').port + settings.portOffset}/metrics`,
           appMetricsPages: APP_CATALOG.map((app) => ({ app: app.name, url: `http://127.0.0.1:${app.port + settings.portOffset}/metrics` })),
           say,
         });

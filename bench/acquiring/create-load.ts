@@ -3,7 +3,7 @@ import { CpuGroup, cpuBetween, cpuPerOperation, idleCpuRate, sampleCpu } from '.
 import { databaseWorkPerOperation, sampleServer, untilNoPendingJobRuns, vacuumAnalyzeStack, walPerOperation } from '../database-work';
 import { sampleSwitches, switchesBetween, switchesPerOperation, switchRate } from '../process-switches';
 import { offsetCommitRecords } from '../kafka-work';
-import { AppMetricsPage, gcPerOperation, sampleGc } from '../app-gc';
+import { AppMetricsPage, counterIn, gcPerOperation, readMetricsPages } from '../app-metrics';
 import { round, summarise } from '../stats';
 import { CreateIntentClient, createIntentClient, runCreateIntents } from './bench-acquiring';
 import { Arrival, ReceiverThread } from './receiver-thread';
@@ -24,7 +24,7 @@ import { readWebhookStamps, webhookStageFigures } from './webhook-stages';
  *    - commits and row writes per create in each service's database, the server's WAL kilobytes,
  *      full-page images and syncs per create (database-work.ts), and the records
  *      the stack's Kafka offset commits appended to `__consumer_offsets` per create (kafka-work.ts);
- *    - each app's garbage-collection pauses per create and its mean scavenge (app-gc.ts);
+ *    - each app's garbage-collection pauses per create and its mean scavenge (app-metrics.ts);
  *    - webhook outbox commit → receiver, p99: for each delivery of an event created during the run, its
  *      arrival at the receiver minus the event's `create_time` (stamped in the transaction that commits
  *      it, a few ms before the commit, so the figure errs on the slow side), and the same path by stage
@@ -43,11 +43,10 @@ export interface CreateLoadOptions {
   databases: { serverUrl: string; suffix: string };
   /** The broker, for the offset commits per create. */
   kafkaBrokers: string;
-  /** The webhook dispatcher's /metrics, for how its first attempts went (direct or through the queue). */
-  dispatcherMetricsUrl: string;
-  /** Acquiring's /metrics, for its outbox relay's batches per create. */
-  acquiringMetricsUrl: string;
-  /** Every app's /metrics, for its garbage collector's pauses during the c16 run (app-gc.ts). */
+  /**
+   * Every app's /metrics, read before and after the c16 run (app-metrics.ts): the dispatcher's first attempts
+   * (direct or through the queue), acquiring's outbox relay batches, every app's garbage-collection pauses.
+   */
   appMetricsPages: AppMetricsPage[];
   say: (line: string) => void;
 }
@@ -101,13 +100,11 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
       sampleSwitches(options.cpuGroups),
       Date.now() - idleSwitchesStart,
     );
-    // Read outside the run's window (a scrape is work of the apps), as gcAfter is.
-    const gcBefore = await sampleGc(options.appMetricsPages);
+    // Read outside the run's window (a scrape is work of the apps), as metricsAfter is.
+    const metricsBefore = await readMetricsPages(options.appMetricsPages);
     const runStart = Date.now();
     const serverBefore = await sampleServer(options.databases.serverUrl, options.databases.suffix);
     const offsetsBefore = await offsetCommitRecords(options.kafkaBrokers);
-    const firstAttemptsBefore = await firstAttempts(options.dispatcherMetricsUrl);
-    const relayBatchesBefore = await counterOf(options.acquiringMetricsUrl, 'paygrid_outbox_batches_total');
     const switchesBefore = sampleSwitches(options.cpuGroups);
     const before = sampleCpu(options.cpuGroups);
     const loadGeneratorBefore = process.cpuUsage();
@@ -121,9 +118,9 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const measuredMs = Date.now() - runStart;
     const serverAfter = await sampleServer(options.databases.serverUrl, options.databases.suffix);
     const offsetsAfter = await offsetCommitRecords(options.kafkaBrokers);
-    const firstAttemptsAfter = await firstAttempts(options.dispatcherMetricsUrl);
-    const relayBatchesAfter = await counterOf(options.acquiringMetricsUrl, 'paygrid_outbox_batches_total');
-    const gcAfter = await sampleGc(options.appMetricsPages);
+    const metricsAfter = await readMetricsPages(options.appMetricsPages);
+    const firstAttemptsBefore = firstAttempts(metricsBefore);
+    const firstAttemptsAfter = firstAttempts(metricsAfter);
     const creates = loaded.acquiring_create_intent_requests - loaded.acquiring_create_intent_errors;
     const perCreate = (total: number) => (creates > 0 ? round(total / creates) : 0);
     const databaseWork = databaseWorkPerOperation(serverBefore.databases, serverAfter.databases, creates, options.databases.suffix);
@@ -176,7 +173,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         // per create, but it shares the two cores with the stack and so lowers the rate the stack can reach.
         cpu_ms_load_generator: perCreate((loadGenerator.user + loadGenerator.system) / 1000),
         ...wakeups,
-        ...gcPerOperation(gcBefore, gcAfter, creates),
+        ...gcPerOperation(metricsBefore, metricsAfter, creates),
         ...databaseWork,
         ...walPerOperation(serverBefore.wal, serverAfter.wal, creates),
         offset_commit_records_per_op: perCreate(offsetsAfter - offsetsBefore),
@@ -190,7 +187,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         webhook_first_attempts_direct: firstAttemptsAfter.direct - firstAttemptsBefore.direct,
         webhook_first_attempts_queued: firstAttemptsAfter.queued - firstAttemptsBefore.queued,
         // Each batch is a produce, and a fetch and an intake transaction for each consumer of the events.
-        relay_batches_per_op_acquiring: perCreate(relayBatchesAfter - relayBatchesBefore),
+        relay_batches_per_op_acquiring: perCreate(relayBatches(metricsAfter) - relayBatches(metricsBefore)),
         // c1's settlements the bench waited for before this run (they used to land in its CPU window).
         job_runs_waited_for: pendingBeforeC16,
       },
@@ -223,24 +220,15 @@ async function deleteEndpoint(client: CreateIntentClient, endpointId: string): P
 }
 
 /** The dispatcher's `paygrid_webhook_first_attempts_total` by path (0 for a path not counted yet). */
-async function firstAttempts(metricsUrl: string): Promise<{ direct: number; queued: number }> {
-  const text = await (await fetch(metricsUrl)).text();
+function firstAttempts(pages: ReadonlyMap<string, string>): { direct: number; queued: number } {
+  const text = pages.get('webhook-dispatcher') ?? '';
   const count = (path: string) => counterIn(text, 'paygrid_webhook_first_attempts_total', `path="${path}"`);
   return { direct: count('direct'), queued: count('queued') };
 }
 
-/** An unlabelled counter of an app's /metrics page (its default labels aside). */
-async function counterOf(metricsUrl: string, name: string): Promise<number> {
-  return counterIn(await (await fetch(metricsUrl)).text(), name);
-}
-
-/**
- * A counter's value on a /metrics page, whatever its default labels (0 when absent); with `label`, the
- * series whose labels start with it.
- */
-function counterIn(text: string, name: string, label?: string): number {
-  const labels = label === undefined ? '(?:\\{[^}]*\\})?' : `\\{${label}[^}]*\\}`;
-  return Number(new RegExp(`^${name}${labels} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+/** Acquiring's outbox relay batches so far. */
+function relayBatches(pages: ReadonlyMap<string, string>): number {
+  return counterIn(pages.get('acquiring') ?? '', 'paygrid_outbox_batches_total');
 }
 
 /**
