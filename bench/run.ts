@@ -3,6 +3,7 @@ import path from 'node:path';
 import { SANDBOX_SEED_DEFAULTS } from '@paygrid/contracts';
 import {
   appDatabaseUrl,
+  appsNiceName,
   appsPolicyName,
   assertPortsFree,
   launchApps,
@@ -222,8 +223,10 @@ function write(results: Record<string, Section>, only: SectionName[] | null): vo
 function machine(): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const os = require('node:os') as typeof import('node:os');
-  // The apps' scheduling policy moves CPU per create by 10-18 % (docs/performance.md §25): part of the machine.
-  return `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, apps ${appsPolicyName()}`;
+  // The apps' scheduling policy moves CPU per create by 10-18 % (docs/performance.md §25), and the dispatcher's
+  // nice value the webhook latency (§28): part of the machine.
+  const nice = appsNiceName();
+  return `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, apps ${appsPolicyName()}${nice ? `, ${nice}` : ''}`;
 }
 
 main().catch((error) => {

@@ -5,10 +5,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { APP_CATALOG, AppDescriptor, AppName, databaseUrlFor } from '@paygrid/platform';
 import { batchChrt, underBatch } from './app-scheduling';
+import { effectiveNice, underNice, usableNice } from './app-priority';
 
 /**
  * Runs the compiled apps as child processes for `npm start` and the e2e tier: checks their ports are
- * free first, starts each under the scheduling policy of app-scheduling.ts (SCHED_BATCH on Linux),
+ * free first, starts each under the scheduling policy of app-scheduling.ts (SCHED_BATCH on Linux) and at
+ * the nice value of app-priority.ts (the webhook dispatcher at -10 where allowed),
  * prefixes and pretty-prints their JSON logs, waits until each answers /health/ready,
  * and stops exactly the processes it started.
  */
@@ -135,7 +137,7 @@ export function launchApp(
   replica = 0,
 ): RunningApp {
   const port = appPort(settings, app.port, replica);
-  const { command, args } = underBatch(
+  const batched = underBatch(
     process.execPath,
     [
       ...profilingArgs(),
@@ -145,6 +147,7 @@ export function launchApp(
     ],
     batchChrt(),
   );
+  const { command, args } = underNice(batched.command, batched.args, effectiveNice(app.name), usableNice());
   const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env: {

@@ -1,6 +1,7 @@
 // The local stack as a library: `npm start`, `npm test` and the e2e tier run the same launcher.
 export * from './app-launcher';
 export * from './app-scheduling';
+export * from './app-priority';
 export * from './infrastructure';
 export * from './sandbox-credentials';
 export * from './app-schemas';
