@@ -66,9 +66,11 @@ export function gcPerOperation(
 ): Record<string, number> {
   const figures: Record<string, number> = {};
   for (const [app, page] of after) {
+    const earlier = before.get(app);
+    if (earlier === undefined) continue;
     const end = gcTotalsIn(page);
-    const start = gcTotalsIn(before.get(app) ?? '');
-    if (!before.has(app) || Object.keys(end).length === 0) continue;
+    if (Object.keys(end).length === 0) continue;
+    const start = gcTotalsIn(earlier);
     const name = app.replace(/-/g, '_');
     let pausedSeconds = 0;
     for (const [kind, total] of Object.entries(end))

@@ -3,8 +3,7 @@ import path from 'node:path';
 import { SANDBOX_SEED_DEFAULTS } from '@paygrid/contracts';
 import {
   appDatabaseUrl,
-  appsNiceName,
-  appsPolicyName,
+  appsSchedulingName,
   assertPortsFree,
   launchApps,
   provideInfrastructure,
@@ -225,8 +224,7 @@ function machine(): string {
   const os = require('node:os') as typeof import('node:os');
   // The apps' scheduling policy moves CPU per create by 10-18 % (docs/performance.md §25), and the dispatcher's
   // nice value the webhook latency (§28): part of the machine.
-  const nice = appsNiceName();
-  return `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, apps ${appsPolicyName()}${nice ? `, ${nice}` : ''}`;
+  return `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, ${appsSchedulingName()}`;
 }
 
 main().catch((error) => {

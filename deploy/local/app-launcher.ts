@@ -4,8 +4,7 @@ import { createInterface } from 'node:readline';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { APP_CATALOG, AppDescriptor, AppName, databaseUrlFor } from '@paygrid/platform';
-import { batchChrt, underBatch } from './app-scheduling';
-import { effectiveNice, underNice, usableNice } from './app-priority';
+import { underAppScheduling } from './app-scheduling';
 
 /**
  * Runs the compiled apps as child processes for `npm start` and the e2e tier: checks their ports are
@@ -137,7 +136,8 @@ export function launchApp(
   replica = 0,
 ): RunningApp {
   const port = appPort(settings, app.port, replica);
-  const batched = underBatch(
+  const { command, args } = underAppScheduling(
+    app.name,
     process.execPath,
     [
       ...profilingArgs(),
@@ -145,9 +145,7 @@ export function launchApp(
       path.join(REPO_ROOT, 'deploy/local/register-paths.js'),
       path.join(REPO_ROOT, `dist/apps/${app.name}/src/main.js`),
     ],
-    batchChrt(),
   );
-  const { command, args } = underNice(batched.command, batched.args, effectiveNice(app.name), usableNice());
   const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env: {

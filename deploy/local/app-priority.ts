@@ -10,11 +10,11 @@ import { APP_CATALOG, AppName } from '@paygrid/platform';
  * the dispatcher's turn at the CPU twice: to take its event in and to send it. Under the create bench's
  * saturating load, with every app at the same weight, those turns were most of a webhook's time (broker and
  * intake stages p99 ~55–95 ms each; commit → receiver p99 140–186 ms against issue 12's 100). At nice -10
- * (about nine times the weight of a nice-0 process) the dispatcher runs soon after it wakes: the two stages
- * fell to p99 ~20–28 ms and the webhook p99 to 96–106 ms in alternated runs (docs/performance.md §28).
- * The price: the dispatcher wakes for smaller batches (intake commits per create 0.72 → ~0.95), about 0.3 ms
- * more CPU per create. The request path is unaffected where the dispatcher has nothing to do; while it drains
- * a backlog it takes more of the cores from the request path than at equal weight.
+ * (about nine times the weight of a nice-0 process) the dispatcher runs soon after it wakes: in four alternated
+ * pairs the two stages fell to p99 21–30 ms and the webhook p99 to 95–116 ms (docs/performance.md §28).
+ * The price: the dispatcher wakes for smaller batches (intake commits per create ~0.72 → ~0.94); the create
+ * rate and CPU per create did not move beyond the noise. While it drains a backlog it takes more of the cores
+ * from the request path than at equal weight (at most about one: it is one event loop with bounded sends).
  *
  * In Kubernetes each app has its own CPU request, the real form of this weight; the image leaves nice alone.
  *

@@ -5,9 +5,12 @@ import {
   batchChrt,
   findChrt,
   forgetUsableChrt,
+  appsSchedulingName,
+  underAppScheduling,
   underBatch,
   usableChrt,
 } from './app-scheduling';
+import { usableNice } from './app-priority';
 
 describe('app scheduling policy', () => {
   it('is batch unless PAYGRID_APP_SCHED says normal, and refuses anything else', () => {
@@ -83,4 +86,27 @@ describe('app scheduling policy', () => {
     const run = spawnSync(command, args, { encoding: 'utf8' });
     expect(run.stdout).toBe('3');
   });
+
+  const canRaise = chrt !== null && usableNice()?.mayRaise === true;
+  (canRaise ? it : it.skip)(
+    "starts an app as the launcher does: the dispatcher's every thread at nice -10 under SCHED_BATCH, others at 0",
+    () => {
+      // Each thread prints nice/policy: fields 19 and 41 of /proc/<pid>/task/<tid>/stat.
+      const script =
+        "const fs=require('fs');process.stdout.write(fs.readdirSync('/proc/self/task').map((t)=>{const f=fs.readFileSync('/proc/self/task/'+t+'/stat','utf8').split(') ')[1].split(' ');return f[16]+'/'+f[38]}).join(','))";
+      const threadsOf = (app: 'webhook-dispatcher' | 'gateway') => {
+        const { command, args } = underAppScheduling(app, process.execPath, ['-e', script]);
+        return new Set(spawnSync(command, args, { encoding: 'utf8' }).stdout.split(','));
+      };
+      const saved = process.env.PAYGRID_APP_NICE;
+      delete process.env.PAYGRID_APP_NICE;
+      try {
+        expect(threadsOf('webhook-dispatcher')).toEqual(new Set(['-10/3']));
+        expect(threadsOf('gateway')).toEqual(new Set(['0/3']));
+        expect(appsSchedulingName()).toBe('apps SCHED_BATCH, webhook-dispatcher nice -10');
+      } finally {
+        if (saved !== undefined) process.env.PAYGRID_APP_NICE = saved;
+      }
+    },
+  );
 });

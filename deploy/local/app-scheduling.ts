@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { AppName } from '@paygrid/platform';
+import { appsNiceName, effectiveNice, underNice, usableNice } from './app-priority';
 
 /**
  * The Linux scheduling policy the launcher gives every app process: `batch` (SCHED_BATCH) unless
@@ -92,4 +94,23 @@ export function underBatch(
 /** The policy the apps get here, as Linux names it (for the bench's record of the machine). */
 export function appsPolicyName(chrt: string | null = batchChrt()): 'SCHED_BATCH' | 'SCHED_OTHER' {
   return chrt === null ? 'SCHED_OTHER' : 'SCHED_BATCH';
+}
+
+/**
+ * How the launcher starts `app`'s `command args`: under the policy above, at the app's nice value
+ * (app-priority.ts). `nice` goes outermost, so the value is set before chrt sets the policy and node starts.
+ */
+export function underAppScheduling(
+  app: AppName,
+  command: string,
+  args: string[],
+): { command: string; args: string[] } {
+  const batched = underBatch(command, args, batchChrt());
+  return underNice(batched.command, batched.args, effectiveNice(app), usableNice());
+}
+
+/** The apps' policy and nice values as they apply here, for the bench's record of the machine. */
+export function appsSchedulingName(): string {
+  const nice = appsNiceName();
+  return `apps ${appsPolicyName()}${nice ? `, ${nice}` : ''}`;
 }

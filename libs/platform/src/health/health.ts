@@ -57,7 +57,6 @@ async function brokerAnswers(admin: KafkaAdminHandle): Promise<boolean> {
   }
 }
 
-
 @Controller('health')
 export class HealthController {
   constructor(

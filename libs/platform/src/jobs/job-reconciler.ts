@@ -116,4 +116,3 @@ export class JobReconciler {
     }, delayMs);
   }
 }
-
