@@ -149,4 +149,27 @@ describe('deliveries held behind a failing endpoint', () => {
 
     for (const item of held) expect(await nextAttemptAt(item.delivery.deliveryId)).not.toBeNull();
   });
+
+  it('decides each endpoint on its own in one pass: recovered, failing without a probe, failing with one', async () => {
+    const recovered = await anEndpoint(null);
+    const withoutProbe = await anEndpoint(new Date());
+    const withProbe = await anEndpoint(new Date());
+    // Held while their endpoints failed; `recovered`'s streak has ended since.
+    const recoveredHeld = [await aDelivery(recovered, true), await aDelivery(recovered, true)];
+    const spentProbe = await aDelivery(withoutProbe, false);
+    const [oldest, younger] = [await aDelivery(withoutProbe, true), await aDelivery(withoutProbe, true)];
+    await spend(spentProbe.delivery.deliveryId);
+    await aDelivery(withProbe, false);
+    const waiting = await aDelivery(withProbe, true);
+
+    const released = await deliveries.releaseStranded(data);
+
+    for (const item of [...recoveredHeld, oldest])
+      expect(await nextAttemptAt(item.delivery.deliveryId)).not.toBeNull();
+    for (const item of [younger, waiting]) expect(await nextAttemptAt(item.delivery.deliveryId)).toBeNull();
+    // Earlier tests' endpoints share the database, so at least these three; a second pass keeps `younger` held.
+    expect(released).toBeGreaterThanOrEqual(3);
+    await deliveries.releaseStranded(data);
+    expect(await nextAttemptAt(younger.delivery.deliveryId)).toBeNull();
+  });
 });
