@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Logger } from 'pino';
-import { LOGGER, runInTransaction, TransactionContext } from '@paygrid/platform';
+import { LOGGER, runInTransaction, TransactionContext, TransactionOptions } from '@paygrid/platform';
 import { mapAcquiringError } from './acquiring-errors';
 
 /**
@@ -16,13 +16,22 @@ export class Transactions {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  run<R>(work: (tx: TransactionContext) => Promise<R>): Promise<R> {
-    return runInTransaction(this.dataSource, this.logger, async (tx) => {
-      try {
-        return await work(tx);
-      } catch (error) {
-        throw mapAcquiringError(error);
-      }
-    });
+  /** `options.settings`: `SET LOCAL` statements written with the BEGIN (GENERIC_PLANS, say). */
+  run<R>(
+    work: (tx: TransactionContext) => Promise<R>,
+    options: Pick<TransactionOptions, 'settings'> = {},
+  ): Promise<R> {
+    return runInTransaction(
+      this.dataSource,
+      this.logger,
+      async (tx) => {
+        try {
+          return await work(tx);
+        } catch (error) {
+          throw mapAcquiringError(error);
+        }
+      },
+      options,
+    );
   }
 }

@@ -3,7 +3,12 @@ import { Logger } from 'pino';
 import { createTestDatabase, TestDatabase, watchPgRoundTrips } from '@paygrid/testing';
 import { appendToOutbox } from '../outbox/outbox-writer';
 import { createDataSource } from './data-source';
-import { runInTransaction, transactionWithSettings } from './transaction-context';
+import {
+  GENERIC_PLANS,
+  runInTransaction,
+  transactionEndingWith,
+  transactionWithSettings,
+} from './transaction-context';
 import { outboxTestEvent } from '../outbox/outbox-test-event';
 
 /**
@@ -201,5 +206,51 @@ describe('pipelined transactions', () => {
     // BEGIN with the insert, the read, COMMIT: three round trips for two statements (was four).
     expect(driver.roundTrips()).toBe(3);
     expect(await items('f')).toEqual([{ id: 'f' }]);
+  });
+
+  it("runs runInTransaction's work under its settings, written with BEGIN, and ends them with the transaction", async () => {
+    const planCacheMode = async (executor: Pick<DataSource, 'query'>) =>
+      (await executor.query(`SELECT current_setting('plan_cache_mode') AS mode`))[0].mode as string;
+    const driver = watchPgRoundTrips();
+    let mode: string | undefined;
+    try {
+      await runInTransaction(
+        dataSource,
+        logger,
+        async (tx) => {
+          mode = await planCacheMode(tx.manager);
+          tx.finishWith({ sql: 'INSERT INTO pipelined_items (id) VALUES ($1)', params: ['g'] });
+        },
+        { settings: [GENERIC_PLANS] },
+      );
+    } finally {
+      driver.restore();
+    }
+    expect(mode).toBe('force_generic_plan');
+    expect(driver.texts()[0]).toMatch(/^START TRANSACTION/);
+    // BEGIN and the setting with the read, the last statement with COMMIT.
+    expect(driver.roundTrips()).toBe(2);
+    expect(await items('g')).toEqual([{ id: 'g' }]);
+    expect(await planCacheMode(dataSource)).toBe('auto');
+  });
+
+  it('writes transactionEndingWith’s BEGIN, settings, last statement and COMMIT in one round trip, and reads its rows', async () => {
+    const driver = watchPgRoundTrips();
+    let inserted: string[];
+    try {
+      inserted = await transactionEndingWith(dataSource, [GENERIC_PLANS], async () => ({
+        last: {
+          sql: 'INSERT INTO pipelined_items (id) SELECT unnest($1::text[]) RETURNING id',
+          params: [['h1', 'h2']],
+        },
+        read: (rows: { id: string }[]) => rows.map((row) => row.id).sort(),
+      }));
+    } finally {
+      driver.restore();
+    }
+    expect(inserted).toEqual(['h1', 'h2']);
+    expect(driver.roundTrips()).toBe(1);
+    expect(await items('h2')).toEqual([{ id: 'h2' }]);
+    await connectionIsClean();
   });
 });

@@ -60,10 +60,28 @@ class OpenTransaction implements TransactionContext {
   }
 }
 
-/** `outbox.deferWake`: the transaction's events wake the relay a little later (a staged command's first one). */
+/**
+ * `outbox.deferWake`: the transaction's events wake the relay a little later (a staged command's first one).
+ * `settings`: `SET LOCAL` statements written with its BEGIN (code, never input), as transactionWithSettings's.
+ */
 export interface TransactionOptions {
   outbox?: OutboxBuffering;
+  settings?: readonly string[];
 }
+
+/**
+ * The setting under which a transaction's prepared statements run on their generic plans (LOCAL: it ends
+ * with the transaction). Postgres plans a prepared statement afresh for its first five executions on a
+ * connection, and after that whenever those custom plans looked cheaper than the generic one. A statement
+ * that takes its rows as arrays (`unnest($1::text[])`, `= ANY($1)`) keeps looking cheaper: its custom plans
+ * know the arrays' lengths, the generic one guesses. So it is planned again on every execution: over one c16
+ * create run (pg_stat_statements with track_planning) the dispatcher's group commit of attempts was planned
+ * 840 times in 898 calls, a third of its execution time, and the settlements' locking read once per call,
+ * three times its execution time (docs/performance.md §9, §29). For statements whose plan does not depend on
+ * the values (keys, unnested arrays), the generic plan is the same plan without the planning. Not for a
+ * statement that needs a value to choose an index (a parameter compared with a partial index's predicate).
+ */
+export const GENERIC_PLANS = 'SET LOCAL plan_cache_mode = force_generic_plan';
 
 /**
  * Runs `work` in a transaction whose BEGIN rides with the work's first statement and whose COMMIT rides
@@ -77,7 +95,7 @@ export async function runInTransaction<R>(
   work: (tx: TransactionContext) => Promise<R>,
   options: TransactionOptions = {},
 ): Promise<R> {
-  const open = await PipelinedTransaction.open(dataSource);
+  const open = await PipelinedTransaction.open(dataSource, options.settings);
   const tx = new OpenTransaction(open);
   let result: R;
   let owed: OutboxWakeOwed | undefined;

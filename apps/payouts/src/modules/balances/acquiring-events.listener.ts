@@ -3,7 +3,15 @@ import { DataSource } from 'typeorm';
 import { Kafka } from 'kafkajs';
 import { Logger } from 'pino';
 import { DomainEvent } from '@paygrid/contracts';
-import { EventBatchSubscriber, KAFKA, KafkaNames, LOGGER, Metrics, transactionWithSettings } from '@paygrid/platform';
+import {
+  EventBatchSubscriber,
+  GENERIC_PLANS,
+  KAFKA,
+  KafkaNames,
+  LOGGER,
+  Metrics,
+  transactionWithSettings,
+} from '@paygrid/platform';
 import { AcquiringFact, EventDataError, LEDGER_EVENTS, readFact } from './acquiring-facts';
 import { accountSetsOf, AcquiringPostings } from './acquiring-postings.service';
 import { claimIntake } from './intake-claim';
@@ -24,18 +32,6 @@ import { claimIntake } from './intake-claim';
 export const LEDGER_CONSUMER = 'payouts-ledger';
 /** Events per transaction: enough to absorb a backlog in few commits, few enough to keep the locks short. */
 const INTAKE_CHUNK = 100;
-/**
- * Why: the chunk's statements (the claim, the funds read, the ledger's posting statement) take their rows as
- * arrays. Postgres' plan cache plans a prepared statement afresh for its first five executions on each
- * connection, and after that keeps doing so whenever those plans, which know the arrays' lengths, looked
- * cheaper than the generic plan (which guesses them): for a chunk of one event it does, and re-planned, the
- * posting statement costs 1.6–2.2 ms of backend CPU against 0.53–0.60 ms on its generic plan
- * (docs/performance.md §9). Their plans do not depend on the values (keys and unnested arrays), so the chunk's
- * transaction always uses the generic plans: one short statement instead of a re-plan per statement. LOCAL:
- * the setting ends with the transaction; nothing else on the connection is planned differently.
- */
-const GENERIC_PLANS = 'SET LOCAL plan_cache_mode = force_generic_plan';
-
 type Outcome = 'applied' | 'duplicate';
 
 interface ReadableEvent {
@@ -77,7 +73,9 @@ export class AcquiringEventsListener implements OnApplicationBootstrap, OnApplic
   async applyAll(events: readonly DomainEvent[]): Promise<Outcome[]> {
     const readable = this.readFacts(events);
     if (readable.length === 0) return events.map(() => 'duplicate');
-    // The setting rides on the BEGIN: one round trip for both.
+    // On generic plans (GENERIC_PLANS): the chunk's statements take their rows as arrays, and on custom plans a
+    // chunk of one event re-planned the posting statement each time, 1.6–2.2 ms of backend CPU against
+    // 0.53–0.60 ms (docs/performance.md §9). The setting rides on the BEGIN: one round trip for both.
     const applied = await transactionWithSettings(this.dataSource, [GENERIC_PLANS], async (manager) => {
       const claimed = await claimIntake(
         manager,

@@ -207,10 +207,18 @@ export class DeliveryRepository {
    * group commit of successes (delivery-processor.ts); one boolean per outcome, in order.
    */
   async recordAttempts(executor: Executor, outcomes: AttemptOutcome[]): Promise<boolean[]> {
+    const { statement, read } = this.recordAttemptsStatement(outcomes);
+    return read(rowsOf(await executor.query(statement.sql, statement.params)));
+  }
+
+  /** `recordAttempts` as a statement to write and a reading of its rows (the group commit writes it with COMMIT). */
+  recordAttemptsStatement(outcomes: AttemptOutcome[]): {
+    statement: Statement;
+    read: (rows: { delivery_id: string }[]) => boolean[];
+  } {
     const column = <T>(pick: (outcome: AttemptOutcome) => T) => outcomes.map(pick);
-    const rows = rowsOf<{ delivery_id: string }>(
-      await executor.query(
-        `WITH outcome AS (
+    const statement: Statement = {
+      sql: `WITH outcome AS (
            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::timestamptz[], $6::timestamptz[],
                                 $7::int[], $8::text[], $9::text[], $10::int[], $11::text[], $12::boolean[])
              AS t(delivery_id, allowed_from, status, attempt, next_attempt_at, attempted_at, status_code, error,
@@ -231,24 +239,26 @@ export class DeliveryRepository {
          SELECT delivery_id, attempt, endpoint_id, event_id, trigger, url, attempted_at, status_code, error,
                 latency_ms, response_excerpt, succeeded FROM finished
          RETURNING delivery_id`,
-        [
-          column((outcome) => outcome.deliveryId),
-          column((outcome) => deliveryMachine.allowedFrom(outcome.event).join(',')),
-          column((outcome) => deliveryMachine.targetOf(outcome.event)),
-          column((outcome) => outcome.attempt),
-          column((outcome) => outcome.nextAttemptAt),
-          column((outcome) => outcome.attemptedAt),
-          column((outcome) => outcome.statusCode),
-          column((outcome) => outcome.error),
-          column((outcome) => outcome.url),
-          column((outcome) => outcome.latencyMs),
-          column((outcome) => outcome.responseExcerpt),
-          column((outcome) => outcome.event === 'SUCCEED'),
-        ],
-      ),
-    );
-    const recorded = new Set(rows.map((row) => row.delivery_id));
-    return outcomes.map((outcome) => recorded.has(outcome.deliveryId));
+      params: [
+        column((outcome) => outcome.deliveryId),
+        column((outcome) => deliveryMachine.allowedFrom(outcome.event).join(',')),
+        column((outcome) => deliveryMachine.targetOf(outcome.event)),
+        column((outcome) => outcome.attempt),
+        column((outcome) => outcome.nextAttemptAt),
+        column((outcome) => outcome.attemptedAt),
+        column((outcome) => outcome.statusCode),
+        column((outcome) => outcome.error),
+        column((outcome) => outcome.url),
+        column((outcome) => outcome.latencyMs),
+        column((outcome) => outcome.responseExcerpt),
+        column((outcome) => outcome.event === 'SUCCEED'),
+      ],
+    };
+    const read = (rows: { delivery_id: string }[]) => {
+      const recorded = new Set(rows.map((row) => row.delivery_id));
+      return outcomes.map((outcome) => recorded.has(outcome.deliveryId));
+    };
+    return { statement, read };
   }
 
   /** Ends one pending delivery without an attempt (its endpoint is disabled or gone). */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Logger } from 'pino';
-import { Executor, GroupCommit, LOGGER } from '@paygrid/platform';
+import { Executor, GENERIC_PLANS, GroupCommit, LOGGER, transactionEndingWith } from '@paygrid/platform';
 import { DISPATCHER_CONFIG, DispatcherConfig } from '../../config';
 import { Delivery } from '../deliveries/delivery.types';
 import { AttemptOutcome, ClaimedDelivery, DeliveryRepository } from '../deliveries/delivery.repository';
@@ -62,9 +62,12 @@ export class DeliveryProcessor {
       retryAfterMaxMs: config.WEBHOOK_RETRY_AFTER_MAX_MS,
     };
     metrics.pendingSource = () => this.deliveries.countPending(this.dataSource);
-    this.quietAttempts = new GroupCommit((outcomes) =>
-      this.deliveries.recordAttempts(this.dataSource, outcomes),
-    );
+    // One round trip: BEGIN with GENERIC_PLANS, the statement and COMMIT. On its custom plans (they know the
+    // arrays' lengths) the statement was planned again on every group, a third of its execution time.
+    this.quietAttempts = new GroupCommit((outcomes) => {
+      const { statement, read } = this.deliveries.recordAttemptsStatement(outcomes);
+      return transactionEndingWith(this.dataSource, [GENERIC_PLANS], async () => ({ last: statement, read }));
+    });
   }
 
   /** The lease a worker holds while it sends one attempt. */
