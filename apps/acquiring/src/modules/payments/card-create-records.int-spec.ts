@@ -316,7 +316,8 @@ describe("a card create's records: the first in one statement, the later ones' k
     }
     const transaction = wire.transactions().find(({ texts }) => texts.includes('WITH new_batch'));
     expect(transaction?.texts).toEqual([
-      'START TRANSACTION',
+      // BEGIN with its setting (GENERIC_PLANS), one simple query.
+      'START TRANSACTION;',
       'SELECT i.*,',
       'WITH new_batch',
       'WITH touched',
