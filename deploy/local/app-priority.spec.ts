@@ -1,12 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import {
-  appNiceValues,
-  effectiveNice,
-  forgetUsableNice,
-  NiceTool,
-  underNice,
-  usableNice,
-} from './app-priority';
+import { appNiceValues, effectiveNice, NiceTool, underNice, usableNice, workingNice } from './app-priority';
+import { NICE, threadStatScript } from './thread-stat.testing';
 
 const ROOT_NICE: NiceTool = { path: '/usr/bin/nice', mayRaise: true };
 const USER_NICE: NiceTool = { path: '/usr/bin/nice', mayRaise: false };
@@ -52,19 +46,25 @@ describe('app priority (nice values)', () => {
     expect(underNice('/node', ['app.js'], 5, null)).toEqual({ command: '/node', args: ['app.js'] });
   });
 
-  it('finds and tries nice once per process', () => {
-    const tried: string[] = [];
-    const refusing = (nice: string) => {
-      tried.push(nice);
-      return false;
-    };
-    forgetUsableNice();
-    expect(usableNice(() => '/bin/nice', refusing)).toEqual({ path: '/bin/nice', mayRaise: false });
-    expect(usableNice(() => '/bin/nice', refusing)).toEqual({ path: '/bin/nice', mayRaise: false });
-    expect(tried).toEqual(['/bin/nice']);
-    forgetUsableNice();
-    expect(usableNice(() => null, refusing)).toBeNull();
-    forgetUsableNice();
+  it('finds nice and whether it may raise a weight', () => {
+    expect(
+      workingNice(
+        () => '/bin/nice',
+        () => false,
+      ),
+    ).toEqual({ path: '/bin/nice', mayRaise: false });
+    expect(
+      workingNice(
+        () => '/bin/nice',
+        () => true,
+      ),
+    ).toEqual({ path: '/bin/nice', mayRaise: true });
+    expect(
+      workingNice(
+        () => null,
+        () => true,
+      ),
+    ).toBeNull();
   });
 
   const tool = usableNice();
@@ -72,9 +72,7 @@ describe('app priority (nice values)', () => {
     'starts the process, and the threads it makes, at the value (field 19 of /proc/<pid>/task/*/stat)',
     () => {
       // The child lists the nice value of each of its threads (node has several from its first instruction).
-      const script =
-        "const fs=require('fs');process.stdout.write(fs.readdirSync('/proc/self/task').map((t)=>fs.readFileSync('/proc/self/task/'+t+'/stat','utf8').split(') ')[1].split(' ')[16]).join(','))";
-      const { command, args } = underNice(process.execPath, ['-e', script], -3, tool);
+      const { command, args } = underNice(process.execPath, ['-e', threadStatScript([NICE])], -3, tool);
       const run = spawnSync(command, args, { encoding: 'utf8' });
       const values = run.stdout.split(',');
       expect(values.length).toBeGreaterThan(1);

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { APP_CATALOG, AppName } from '@paygrid/platform';
+import { MachineProbe } from './machine-probe';
 
 /**
  * The CPU weight (nice value) the launcher gives each app: the webhook dispatcher -10, the others 0, unless
@@ -59,23 +60,20 @@ export interface NiceTool {
   mayRaise: boolean;
 }
 
-let found: { tool: NiceTool | null } | undefined;
-
-/** coreutils' `nice` on this machine, found and tried once per process; null where there is none. */
-export function usableNice(
+/** coreutils' `nice` where it exists, and whether it may raise a weight here; null without one. */
+export function workingNice(
   find: () => string | null = () => NICE_PATHS.find((candidate) => existsSync(candidate)) ?? null,
   tryRaise: (nice: string) => boolean = mayRaise,
 ): NiceTool | null {
-  if (found === undefined) {
-    const path = find();
-    found = { tool: path === null ? null : { path, mayRaise: tryRaise(path) } };
-  }
-  return found.tool;
+  const path = find();
+  return path === null ? null : { path, mayRaise: tryRaise(path) };
 }
 
-/** Forgets what usableNice found (tests). */
-export function forgetUsableNice(): void {
-  found = undefined;
+const niceProbe = new MachineProbe<NiceTool | null>();
+
+/** workingNice, found and tried once per process. */
+export function usableNice(): NiceTool | null {
+  return niceProbe.get(() => workingNice());
 }
 
 /** The nice value `app` gets here: its configured value, or null where it is 0 or may not be set. */

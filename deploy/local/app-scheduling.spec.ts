@@ -4,13 +4,14 @@ import {
   appsPolicyName,
   batchChrt,
   findChrt,
-  forgetUsableChrt,
   appsSchedulingName,
   underAppScheduling,
   underBatch,
   usableChrt,
+  workingChrt,
 } from './app-scheduling';
 import { usableNice } from './app-priority';
+import { NICE, POLICY, threadStatScript } from './thread-stat.testing';
 
 describe('app scheduling policy', () => {
   it('is batch unless PAYGRID_APP_SCHED says normal, and refuses anything else', () => {
@@ -29,31 +30,25 @@ describe('app scheduling policy', () => {
     expect(findChrt('linux', (candidate) => candidate === '/bin/chrt')).toBe('/bin/chrt');
   });
 
-  it('uses chrt only where it may set the policy, trying it once per process', () => {
-    const tried: string[] = [];
-    const refusing = (chrt: string) => {
-      tried.push(chrt);
-      return false;
-    };
-    forgetUsableChrt();
-    expect(usableChrt(() => '/usr/bin/chrt', refusing)).toBeNull();
-    expect(usableChrt(() => '/usr/bin/chrt', refusing)).toBeNull();
-    expect(tried).toEqual(['/usr/bin/chrt']);
-    forgetUsableChrt();
+  it('uses chrt only where it may set the policy', () => {
     expect(
-      usableChrt(
+      workingChrt(
+        () => '/usr/bin/chrt',
+        () => false,
+      ),
+    ).toBeNull();
+    expect(
+      workingChrt(
         () => '/usr/bin/chrt',
         () => true,
       ),
     ).toBe('/usr/bin/chrt');
-    forgetUsableChrt();
     expect(
-      usableChrt(
+      workingChrt(
         () => null,
         () => true,
       ),
     ).toBeNull();
-    forgetUsableChrt();
   });
 
   it('starts the apps through chrt only for batch, and tries chrt only then', () => {
@@ -78,22 +73,17 @@ describe('app scheduling policy', () => {
   });
 
   const chrt = usableChrt();
-  (chrt ? it : it.skip)('gives the started process SCHED_BATCH (policy 3 in /proc/<pid>/stat)', () => {
-    // The child prints its own policy: field 41 of /proc/self/stat (SCHED_OTHER 0, SCHED_BATCH 3).
-    const script =
-      "process.stdout.write(require('fs').readFileSync('/proc/self/stat','utf8').split(') ')[1].split(' ')[38])";
-    const { command, args } = underBatch(process.execPath, ['-e', script], chrt);
-    const run = spawnSync(command, args, { encoding: 'utf8' });
-    expect(run.stdout).toBe('3');
+  (chrt ? it : it.skip)('gives the started process, every thread of it, SCHED_BATCH (policy 3)', () => {
+    const { command, args } = underBatch(process.execPath, ['-e', threadStatScript([POLICY])], chrt);
+    expect(new Set(spawnSync(command, args, { encoding: 'utf8' }).stdout.split(','))).toEqual(new Set(['3']));
   });
 
   const canRaise = chrt !== null && usableNice()?.mayRaise === true;
   (canRaise ? it : it.skip)(
     "starts an app as the launcher does: the dispatcher's every thread at nice -10 under SCHED_BATCH, others at 0",
     () => {
-      // Each thread prints nice/policy: fields 19 and 41 of /proc/<pid>/task/<tid>/stat.
-      const script =
-        "const fs=require('fs');process.stdout.write(fs.readdirSync('/proc/self/task').map((t)=>{const f=fs.readFileSync('/proc/self/task/'+t+'/stat','utf8').split(') ')[1].split(' ');return f[16]+'/'+f[38]}).join(','))";
+      // Each thread prints nice/policy.
+      const script = threadStatScript([NICE, POLICY]);
       const threadsOf = (app: 'webhook-dispatcher' | 'gateway') => {
         const { command, args } = underAppScheduling(app, process.execPath, ['-e', script]);
         return new Set(spawnSync(command, args, { encoding: 'utf8' }).stdout.split(','));

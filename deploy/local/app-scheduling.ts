@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { AppName } from '@paygrid/platform';
 import { appsNiceName, effectiveNice, underNice, usableNice } from './app-priority';
+import { MachineProbe } from './machine-probe';
 
 /**
  * The Linux scheduling policy the launcher gives every app process: `batch` (SCHED_BATCH) unless
@@ -47,26 +48,23 @@ function canSetBatch(chrt: string): boolean {
   return spawnSync(chrt, ['--batch', '0', 'true'], { stdio: 'ignore', timeout: 5_000 }).status === 0;
 }
 
-let usable: { chrt: string | null } | undefined;
+/** `chrt` where it exists and may set the policy, else null: what usableChrt keeps. */
+export function workingChrt(
+  find: () => string | null = findChrt,
+  tryIt: (chrt: string) => boolean = canSetBatch,
+): string | null {
+  const chrt = find();
+  return chrt !== null && tryIt(chrt) ? chrt : null;
+}
+
+const chrtProbe = new MachineProbe<string | null>();
 
 /**
  * `chrt`, found and tried once per process, or null: without it, or where it may not set the policy, the
  * apps start under the default policy rather than not at all.
  */
-export function usableChrt(
-  find: () => string | null = findChrt,
-  tryIt: (chrt: string) => boolean = canSetBatch,
-): string | null {
-  if (usable === undefined) {
-    const chrt = find();
-    usable = { chrt: chrt !== null && tryIt(chrt) ? chrt : null };
-  }
-  return usable.chrt;
-}
-
-/** Forgets what usableChrt found (tests). */
-export function forgetUsableChrt(): void {
-  usable = undefined;
+export function usableChrt(): string | null {
+  return chrtProbe.get(() => workingChrt());
 }
 
 /**
