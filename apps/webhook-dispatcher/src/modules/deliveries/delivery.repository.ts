@@ -198,20 +198,16 @@ export class DeliveryRepository {
    * another worker already recorded attempt n; nothing is written then.
    */
   async recordAttempt(executor: Executor, outcome: AttemptOutcome): Promise<boolean> {
-    const [recorded] = await this.recordAttempts(executor, [outcome]);
+    const { statement, read } = this.recordAttemptsStatement([outcome]);
+    const [recorded] = read(rowsOf(await executor.query(statement.sql, statement.params)));
     return recorded;
   }
 
   /**
-   * `recordAttempt` for several deliveries in one statement (each row on its own conditions), for the
-   * group commit of successes (delivery-processor.ts); one boolean per outcome, in order.
+   * `recordAttempt` for several deliveries in one statement (each row on its own conditions), as a statement
+   * to write and a reading of its rows, one boolean per outcome in order: the group commit of successes
+   * writes it with COMMIT (delivery-processor.ts).
    */
-  async recordAttempts(executor: Executor, outcomes: AttemptOutcome[]): Promise<boolean[]> {
-    const { statement, read } = this.recordAttemptsStatement(outcomes);
-    return read(rowsOf(await executor.query(statement.sql, statement.params)));
-  }
-
-  /** `recordAttempts` as a statement to write and a reading of its rows (the group commit writes it with COMMIT). */
   recordAttemptsStatement(outcomes: AttemptOutcome[]): {
     statement: Statement;
     read: (rows: { delivery_id: string }[]) => boolean[];
