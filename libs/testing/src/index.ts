@@ -14,3 +14,4 @@ export * from './domain-events';
 export * from './local-broker';
 export * from './notification-listener';
 export * from './pg-round-trips';
+export * from './query-plans';

@@ -27,6 +27,16 @@ export interface ClaimedJob {
   subjectId: string;
 }
 
+/**
+ * "Still pending", for statements that find their rows by key: written so that it does not match the predicate
+ * of the partial index `durable_jobs_pending`, which the planner could otherwise pick for a key lookup. With
+ * statistics taken while nothing was pending (a quiet hour, a machine without autovacuum) it believes that
+ * index empty, and a full scan of an empty index looks cheaper than a probe of the primary key; with a backlog
+ * the scan reads every pending job for each one it claims or finishes (docs/performance.md §30). `status` has
+ * three values (its CHECK), so this is `status = 'pending'`. The due-runs read keeps the index's own predicate.
+ */
+const stillPending = (alias = ''): string => `${alias}status NOT IN ('done', 'failed')`;
+
 const runOf = (row: JobRow): JobRun => ({
   kind: row.kind,
   id: row.job_id,
@@ -77,7 +87,7 @@ export class JobStore {
         `UPDATE durable_jobs d
             SET attempts = r.attempt, lease_until = now() + $3 * interval '1 millisecond', updated_at = now()
            FROM unnest($1::text[], $2::int[]) AS r(job_id, attempt)
-          WHERE d.job_id = r.job_id AND d.status = 'pending' AND d.attempts = r.attempt - 1
+          WHERE d.job_id = r.job_id AND ${stillPending('d.')} AND d.attempts = r.attempt - 1
             AND (d.lease_until IS NULL OR d.lease_until < now())
           RETURNING d.job_id, d.kind, d.subject_id, d.attempts`,
         [runs.map((run) => run.id), runs.map((run) => run.attempt), leaseMs],
@@ -97,7 +107,7 @@ export class JobStore {
     const rows = rowsOf(
       await executor.query(
         `UPDATE durable_jobs SET lease_until = now() + $3 * interval '1 millisecond'
-          WHERE job_id = $1 AND status = 'pending' AND attempts = $2 RETURNING job_id`,
+          WHERE job_id = $1 AND ${stillPending()} AND attempts = $2 RETURNING job_id`,
         [jobId, attempt, leaseMs],
       ),
     );
@@ -133,7 +143,7 @@ export class JobStore {
       await executor.query(
         `UPDATE durable_jobs SET lease_until = NULL, last_error = $3, due_at = now() + $4 * interval '1 millisecond',
                 updated_at = now()
-          WHERE job_id = $1 AND status = 'pending' AND attempts = $2
+          WHERE job_id = $1 AND ${stillPending()} AND attempts = $2
           RETURNING job_id, kind, subject_id, attempts, due_at`,
         [jobId, attempt, error, delayMs],
       ),
@@ -189,7 +199,7 @@ export class JobStore {
     const rows = rowsOf(
       await flushOutboxWith(executor, {
         sql: `UPDATE durable_jobs SET ${set}, lease_until = NULL, updated_at = now()
-          WHERE job_id = $1 AND status = 'pending' AND attempts = $2 RETURNING job_id`,
+          WHERE job_id = $1 AND ${stillPending()} AND attempts = $2 RETURNING job_id`,
         params: [jobId, attempt, ...extra],
       }),
     );

@@ -28,6 +28,15 @@ type DueRow = Pick<DeliveryRow, 'delivery_id' | 'attempt_count' | 'next_attempt_
 
 export const DELIVERY_ID_PREFIX = 'del';
 
+/**
+ * "Still pending", for a delivery found by its key: not in the form of the partial indexes' predicate
+ * (`status = 'pending'`), so the planner cannot take a full scan of `webhook_deliveries_due` for a key lookup.
+ * It would whenever the statistics were taken while nothing was pending: that index then looks empty, and a
+ * retry's claim read every scheduled delivery (docs/performance.md §30). Equal to `status = 'pending'` under
+ * the status CHECK.
+ */
+const STILL_PENDING = `status NOT IN ('succeeded', 'failed', 'cancelled')`;
+
 export interface DeliveryFilters {
   accountId: string | null;
   status?: DeliveryStatus;
@@ -171,7 +180,7 @@ export class DeliveryRepository {
     const [row] = await executor.query(
       `WITH claimed AS (
          UPDATE webhook_deliveries SET lease_until = now() + $3 * interval '1 millisecond'
-          WHERE delivery_id = $1 AND status = 'pending' AND attempt_count = $2
+          WHERE delivery_id = $1 AND ${STILL_PENDING} AND attempt_count = $2
             AND (lease_until IS NULL OR lease_until < now())
           RETURNING *)
        SELECT c.*, e.body, e.created_at AS event_created_at, to_jsonb(p) AS endpoint,
