@@ -1,5 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
-import { dropReferenceLock, LockFreeReference, restoreReferenceLock } from '@paygrid/platform';
+import { LockFreeReference, lockFreeReferenceMigration } from '@paygrid/platform';
 
 const SETTLEMENT_BATCH: LockFreeReference = {
   child: 'settlements',
@@ -20,14 +19,7 @@ const SETTLEMENT_BATCH: LockFreeReference = {
  * finds or creates in the same statement (settlement.repository.ts), and a batch row is never deleted:
  * this migration makes that a rule, refusing DELETE on settlement_batches with a trigger.
  */
-export class SettlementsBatchNotLocked1770000000000 implements MigrationInterface {
-  name = 'SettlementsBatchNotLocked1770000000000';
-
-  async up(runner: QueryRunner): Promise<void> {
-    await dropReferenceLock(runner, SETTLEMENT_BATCH);
-  }
-
-  async down(runner: QueryRunner): Promise<void> {
-    await restoreReferenceLock(runner, SETTLEMENT_BATCH);
-  }
-}
+export const SettlementsBatchNotLocked1770000000000 = lockFreeReferenceMigration(
+  'SettlementsBatchNotLocked1770000000000',
+  SETTLEMENT_BATCH,
+);

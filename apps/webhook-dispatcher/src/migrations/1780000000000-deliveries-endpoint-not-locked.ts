@@ -1,5 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
-import { dropReferenceLock, LockFreeReference, restoreReferenceLock } from '@paygrid/platform';
+import { LockFreeReference, lockFreeReferenceMigration } from '@paygrid/platform';
 
 const DELIVERY_ENDPOINT: LockFreeReference = {
   child: 'webhook_deliveries',
@@ -23,14 +22,7 @@ const DELIVERY_ENDPOINT: LockFreeReference = {
  * endpoint.states.ts): this migration makes that a rule, refusing DELETE on webhook_endpoints with a
  * trigger, which costs nothing on the delivery path.
  */
-export class DeliveriesEndpointNotLocked1780000000000 implements MigrationInterface {
-  name = 'DeliveriesEndpointNotLocked1780000000000';
-
-  async up(runner: QueryRunner): Promise<void> {
-    await dropReferenceLock(runner, DELIVERY_ENDPOINT);
-  }
-
-  async down(runner: QueryRunner): Promise<void> {
-    await restoreReferenceLock(runner, DELIVERY_ENDPOINT);
-  }
-}
+export const DeliveriesEndpointNotLocked1780000000000 = lockFreeReferenceMigration(
+  'DeliveriesEndpointNotLocked1780000000000',
+  DELIVERY_ENDPOINT,
+);

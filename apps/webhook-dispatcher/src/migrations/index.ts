@@ -5,6 +5,7 @@ import { encryptWebhookSecretsMigration } from './1750000000000-encrypt-webhook-
 import { WebhookHeldDeliveries1760000000000 } from './1760000000000-webhook-held-deliveries';
 import { WebhookEventsOneCopy1770000000000 } from './1770000000000-webhook-events-one-copy';
 import { DeliveriesEndpointNotLocked1780000000000 } from './1780000000000-deliveries-endpoint-not-locked';
+import { AttemptsDeliveryNotLocked1790000000000 } from './1790000000000-attempts-delivery-not-locked';
 
 /**
  * The dispatcher's schema, in order, for the app and for tests that build its database without it. The
@@ -20,5 +21,6 @@ export function dispatcherMigrations(keyRing: KeyRing): Function[] {
     WebhookHeldDeliveries1760000000000,
     WebhookEventsOneCopy1770000000000,
     DeliveriesEndpointNotLocked1780000000000,
+    AttemptsDeliveryNotLocked1790000000000,
   ];
 }

@@ -1,5 +1,5 @@
 import { escapeLiteral } from 'pg';
-import { QueryRunner } from 'typeorm';
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * A reference kept without a foreign key. A foreign key locks the parent row FOR KEY SHARE on every child
@@ -43,4 +43,25 @@ export async function restoreReferenceLock(runner: QueryRunner, reference: LockF
   await runner.query(
     `ALTER TABLE ${child} ADD CONSTRAINT ${constraint} FOREIGN KEY (${column}) REFERENCES ${parent} (${parentColumn})`,
   );
+}
+
+/**
+ * The migration that makes `reference` lock-free (dropReferenceLock on the way up, restoreReferenceLock on the
+ * way down), named `name` in TypeORM's record of migrations. Each app's migration file says why its key goes.
+ */
+export function lockFreeReferenceMigration(
+  name: string,
+  reference: LockFreeReference,
+): new () => MigrationInterface {
+  return class implements MigrationInterface {
+    name = name;
+
+    async up(runner: QueryRunner): Promise<void> {
+      await dropReferenceLock(runner, reference);
+    }
+
+    async down(runner: QueryRunner): Promise<void> {
+      await restoreReferenceLock(runner, reference);
+    }
+  };
 }
