@@ -4,10 +4,17 @@ import { Test } from '@nestjs/testing';
 import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import Redis from 'ioredis';
 import { EventTopics } from '@paygrid/contracts';
-import { createTestDatabase, TestDatabase, testBrokers, testRedisUrl, waitFor } from '@paygrid/testing';
+import {
+  createTestDatabase,
+  TestDatabase,
+  testBrokers,
+  testRedisUrl,
+  waitFor,
+  watchPgRoundTrips,
+} from '@paygrid/testing';
 import { commonConfig } from '../config/common-config';
 import { loadConfig } from '../config/config';
-import { runInTransaction } from '../database/transaction-context';
+import { GENERIC_PLANS, runInTransaction } from '../database/transaction-context';
 import { appendToOutbox } from '../outbox/outbox-writer';
 import { TracedPgClient } from '../tracing/pg-tracing';
 import { createLogger } from '../logging/logger';
@@ -572,17 +579,25 @@ describe('claims of runs starting together', () => {
     ]);
   });
 
-  it('claims the runs of one local timer slot with one statement', async () => {
+  it('claims the runs of one local timer slot with one statement, under generic plans, in one round trip', async () => {
     const subjects = subjectsOf('slot', 4);
-    const claimAll = jest.spyOn(JobStore.prototype, 'claimAll');
+    const claimAll = jest.spyOn(JobStore.prototype, 'claimAllStatement');
+    const wire = watchPgRoundTrips();
     try {
       const dueAt = new Date(Date.now() + 300);
       await schedule(subjects.map((subjectId) => ({ kind: 'test_effect', subjectId, dueAt })));
       await waitFor(async () => (await jobsOf(subjects)).every((job) => job.status === 'done'), {
         what: 'the four runs',
       });
-      expect(claimAll.mock.calls.map(([, runs]) => runs.length)).toEqual([4]);
+      expect(claimAll.mock.calls.map(([runs]) => runs.length)).toEqual([4]);
+      const claim = wire
+        .transactions()
+        .find(({ statements }) => statements.some((sql) => sql.includes('UPDATE durable_jobs d')));
+      expect(claim?.statements[0]).toBe(`START TRANSACTION; ${GENERIC_PLANS}`);
+      expect(claim?.texts.slice(1)).toEqual(['UPDATE durable_jobs', 'COMMIT']);
+      expect(claim?.roundTrips).toBe(1);
     } finally {
+      wire.restore();
       claimAll.mockRestore();
     }
     expect(await effectsOf(subjects)).toEqual(new Map(subjects.map((subject) => [subject, 1])));

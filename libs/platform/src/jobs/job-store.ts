@@ -82,24 +82,38 @@ export class JobStore {
     runs: readonly RunRef[],
     leaseMs: number,
   ): Promise<(ClaimedJob | undefined)[]> {
-    const rows = rowsOf<JobRow>(
-      await executor.query(
-        `UPDATE durable_jobs d
+    const { last, read } = this.claimAllStatement(runs, leaseMs);
+    return read(rowsOf<JobRow>(await executor.query(last.sql, last.params)));
+  }
+
+  /**
+   * `claimAll` as a statement to write and a reading of its rows, for a caller that writes it with its
+   * transaction's BEGIN and COMMIT (JobRunner: under generic plans, see there).
+   */
+  claimAllStatement(
+    runs: readonly RunRef[],
+    leaseMs: number,
+  ): { last: Statement; read: (rows: JobRow[]) => (ClaimedJob | undefined)[] } {
+    return {
+      last: {
+        sql: `UPDATE durable_jobs d
             SET attempts = r.attempt, lease_until = now() + $3 * interval '1 millisecond', updated_at = now()
            FROM unnest($1::text[], $2::int[]) AS r(job_id, attempt)
           WHERE d.job_id = r.job_id AND ${stillPending('d.')} AND d.attempts = r.attempt - 1
             AND (d.lease_until IS NULL OR d.lease_until < now())
           RETURNING d.job_id, d.kind, d.subject_id, d.attempts`,
-        [runs.map((run) => run.id), runs.map((run) => run.attempt), leaseMs],
-      ),
-    );
-    const claimed = new Map(rows.map((row) => [`${row.job_id}-${row.attempts}`, row]));
-    return runs.map((run) => {
-      const key = `${run.id}-${run.attempt}`;
-      const row = claimed.get(key);
-      claimed.delete(key);
-      return row ? { kind: row.kind, subjectId: row.subject_id } : undefined;
-    });
+        params: [runs.map((run) => run.id), runs.map((run) => run.attempt), leaseMs],
+      },
+      read: (rows) => {
+        const claimed = new Map(rows.map((row) => [`${row.job_id}-${row.attempts}`, row]));
+        return runs.map((run) => {
+          const key = `${run.id}-${run.attempt}`;
+          const row = claimed.get(key);
+          claimed.delete(key);
+          return row ? { kind: row.kind, subjectId: row.subject_id } : undefined;
+        });
+      },
+    };
   }
 
   /** Keeps a long run's lease alive; false once the run is no longer this worker's. */
