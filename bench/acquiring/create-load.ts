@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CpuGroup, cpuBetween, cpuPerOperation, idleCpuRate, sampleCpu } from '../process-cpu';
 import { databaseWorkPerOperation, sampleServer, untilNoPendingJobRuns, vacuumAnalyzeStack, walPerOperation } from '../database-work';
+import { censusSection, sampleStatements, statementShares } from '../statement-census';
 import { sampleSwitches, switchesBetween, switchesPerOperation, switchRate } from '../process-switches';
 import { offsetCommitRecords } from '../kafka-work';
 import { AppMetricsPage, counterIn, gcPerOperation, readMetricsPages } from '../app-metrics';
@@ -56,7 +57,7 @@ const OK_PATH = '/bench-ok';
 const IDLE_SAMPLE_MS = 3000;
 const SECOND_PATH = '/bench-second';
 
-export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<string, Record<string, number>>> {
+export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<string, Record<string, number | string>>> {
   const client = await createIntentClient(options.gateway, options.credentials);
   const receiver = await ReceiverThread.start();
   const arrivedOk = () => receiver.arrivals(OK_PATH).length;
@@ -104,6 +105,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const metricsBefore = await readMetricsPages(options.appMetricsPages);
     const runStart = Date.now();
     const serverBefore = await sampleServer(options.databases.serverUrl, options.databases.suffix);
+    const statementsBefore = await sampleStatements(options.databases.serverUrl, options.databases.suffix);
     const offsetsBefore = await offsetCommitRecords(options.kafkaBrokers);
     const switchesBefore = sampleSwitches(options.cpuGroups);
     const before = sampleCpu(options.cpuGroups);
@@ -117,6 +119,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const switchesAfter = sampleSwitches(options.cpuGroups);
     const measuredMs = Date.now() - runStart;
     const serverAfter = await sampleServer(options.databases.serverUrl, options.databases.suffix);
+    const statementsAfter = await sampleStatements(options.databases.serverUrl, options.databases.suffix);
     const offsetsAfter = await offsetCommitRecords(options.kafkaBrokers);
     const metricsAfter = await readMetricsPages(options.appMetricsPages);
     const firstAttemptsBefore = firstAttempts(metricsBefore);
@@ -191,6 +194,14 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         // c1's settlements the bench waited for before this run (they used to land in its CPU window).
         job_runs_waited_for: pendingBeforeC16,
       },
+      // Only where the server keeps pg_stat_statements (statement-census.ts).
+      ...(statementsBefore && statementsAfter
+        ? {
+            acquiring_create_intent_statements: censusSection(
+              statementShares(statementsBefore, statementsAfter, creates, options.databases.suffix),
+            ),
+          }
+        : {}),
       acquiring_failing_endpoint: { ...failing, ...failingCpu, failing_endpoint_attempts: failedAttempts },
       acquiring_create_intent_no_endpoints: withoutEndpoints,
     };
