@@ -6,6 +6,7 @@ import { WebhookHeldDeliveries1760000000000 } from './1760000000000-webhook-held
 import { WebhookEventsOneCopy1770000000000 } from './1770000000000-webhook-events-one-copy';
 import { DeliveriesEndpointNotLocked1780000000000 } from './1780000000000-deliveries-endpoint-not-locked';
 import { AttemptsDeliveryNotLocked1790000000000 } from './1790000000000-attempts-delivery-not-locked';
+import { DeliveriesEventNotLocked1800000000000 } from './1800000000000-deliveries-event-not-locked';
 
 /**
  * The dispatcher's schema, in order, for the app and for tests that build its database without it. The
@@ -22,5 +23,6 @@ export function dispatcherMigrations(keyRing: KeyRing): Function[] {
     WebhookEventsOneCopy1770000000000,
     DeliveriesEndpointNotLocked1780000000000,
     AttemptsDeliveryNotLocked1790000000000,
+    DeliveriesEventNotLocked1800000000000,
   ];
 }
