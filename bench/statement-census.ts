@@ -101,17 +101,17 @@ export function statementShares(
     const calls = now.calls - (then?.calls ?? 0);
     if (calls <= 0) continue;
     const ms = now.execMs + now.planMs - (then ? then.execMs + then.planMs : 0);
-    const perOperation = (value: number) => round(value / operations);
-    const perCall = (value: number) => round(value / calls);
+    const perOperation = (value: number) => round(value / operations, 3);
+    const perCall = (value: number, digits: number) => round(value / calls, digits);
     shares.push({
       ms,
       database: now.database.replace(/^paygrid_/, '').slice(0, -databaseSuffix.length),
       statement: now.query.replace(/\s+/g, ' ').trim().slice(0, QUERY_HEAD),
       msPerOperation: perOperation(ms),
       callsPerOperation: perOperation(calls),
-      plansPerCall: perCall(now.plans - (then?.plans ?? 0)),
-      blocksPerCall: Math.round(((now.blocks - (then?.blocks ?? 0)) / calls) * 10) / 10,
-      walBytesPerOperation: Math.round((now.walBytes - (then?.walBytes ?? 0)) / operations),
+      plansPerCall: perCall(now.plans - (then?.plans ?? 0), 3),
+      blocksPerCall: perCall(now.blocks - (then?.blocks ?? 0), 1),
+      walBytesPerOperation: round((now.walBytes - (then?.walBytes ?? 0)) / operations, 0),
     });
   }
   return shares
@@ -131,6 +131,7 @@ export function censusSection(shares: StatementShare[]): Record<string, string> 
   );
 }
 
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
+function round(value: number, digits: number): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
 }

@@ -1,7 +1,4 @@
-/** What `query` of a TypeORM DataSource or EntityManager offers: enough to run EXPLAIN. */
-interface Queryable {
-  query(sql: string, params?: unknown[]): Promise<unknown>;
-}
+import { Executor } from '@paygrid/platform';
 
 /**
  * An executor that plans instead of running: each statement a repository sends through it is sent as
@@ -9,7 +6,7 @@ interface Queryable {
  * kept in `plans`, and an empty result returned to the caller. For tests of which index a statement uses
  * under given statistics: run the repository method with it, then read the plans.
  */
-export function planningExecutor(target: Queryable) {
+export function planningExecutor(target: Executor): { plans: string[]; executor: Executor } {
   const plans: string[] = [];
   return {
     plans,

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { createTestDatabase, planningExecutor, TestDatabase } from '@paygrid/testing';
+import { createDataSource } from '../database/data-source';
 import { DurableJobsTable1700000000100 } from './durable-jobs.migration';
 import { JobStore } from './job-store';
 
@@ -16,7 +17,12 @@ const BACKLOG = 2_000;
 
 beforeAll(async () => {
   database = await createTestDatabase('job_store_plans');
-  data = new DataSource({ type: 'postgres', url: database.url, migrations: [DurableJobsTable1700000000100] });
+  // The apps' data source (its client, its prepared statements), so the plans are the ones they get.
+  data = createDataSource({
+    url: database.url,
+    app: 'job-store-plans',
+    migrations: [DurableJobsTable1700000000100],
+  });
   await data.initialize();
   await data.runMigrations();
   await data.query(
