@@ -23,10 +23,11 @@ import { Arm, comparePairs, Figure, pairedTable, runOrder, RunFigures } from './
  * runs, the medians, and in how many pairs B did better. Written to bench/results/ab-<time>.md.
  *
  * An arm is a build and the environment its bench runs with (ab-options.ts). A ref other than `.` is built
- * once into a git worktree under the system's temp directory (node_modules linked from this checkout), so
- * that arm is exactly that commit's apps and bench; `.` is this checkout as `npm run bench:ab` just built
- * it, uncommitted changes included. Every run recreates its databases and topics, as `npm run bench` does.
- * One broker serves all runs: KAFKA_BROKERS must name it (a worktree would otherwise start its own).
+ * once into a git worktree under the system's temp directory, so that arm is exactly that commit's apps and
+ * bench. Its node_modules is this checkout's, linked: a ref whose dependencies differ needs an install
+ * there. `.` is this checkout as `npm run bench:ab` just built it, uncommitted changes included. Every run
+ * recreates its databases and topics, as `npm run bench` does. One broker serves all runs: KAFKA_BROKERS
+ * must name it (a worktree would otherwise start its own).
  */
 const say = (line: string) => process.stdout.write(`bench:ab  ${line}\n`);
 const WORKTREES = path.join(os.tmpdir(), 'paygrid-ab');
