@@ -63,9 +63,9 @@ export function comparePairs(figures: Figure[], order: Arm[], runs: RunFigures[]
     let bBetter = 0;
     let pairs = 0;
     for (let first = 0; first + 1 < order.length; first += 2) {
-      const inPair = [first, first + 1].map((index) => ({ arm: order[index], value: runs[index][label] }));
-      const valueOf = (arm: Arm) => inPair.find((run) => run.arm === arm)?.value;
-      const [va, vb] = [valueOf('A'), valueOf('B')];
+      const [runA, runB] =
+        order[first] === 'A' ? [runs[first], runs[first + 1]] : [runs[first + 1], runs[first]];
+      const [va, vb] = [runA[label], runB[label]];
       if (va !== undefined) a.push(va);
       if (vb !== undefined) b.push(vb);
       if (va === undefined || vb === undefined) continue;

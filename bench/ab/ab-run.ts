@@ -65,6 +65,10 @@ function prepareArm(arm: ArmSpec): ArmBuild {
   return { name: armName(arm, `${ref} (${commit.slice(0, 7)})`), directory, env };
 }
 
+/** The two figures a run is compared by besides the targets' own: the ratio's two sides. */
+const BASELINE = 'postgres create-like tx/s (the baseline)';
+const C16_RATE = 'create-intent c16 /s';
+
 /**
  * The create run's figures per create: where the CPU went (milliseconds, which move with the machine) and
  * what the create cost in counts (commits, row writes, WAL, wake-ups), which do not: a change that shows in
@@ -83,10 +87,10 @@ function figuresOf(document: {
     if (typeof value === 'number') figures[name] = value;
   const results = document.results ?? {};
   const baseline = results.postgres_commit?.transactions_per_second;
-  if (typeof baseline === 'number') figures['postgres create-like tx/s (the baseline)'] = baseline;
+  if (typeof baseline === 'number') figures[BASELINE] = baseline;
   for (const [figure, value] of Object.entries(results.acquiring_create_intent ?? {})) {
     if (typeof value !== 'number') continue;
-    if (figure === 'acquiring_create_intent_per_second') figures['create-intent c16 /s'] = value;
+    if (figure === 'acquiring_create_intent_per_second') figures[C16_RATE] = value;
     if (PER_CREATE.test(figure)) figures[figure] = value;
   }
   return figures;
@@ -99,8 +103,8 @@ function comparedFigures(runs: RunFigures[]): Figure[] {
     better: target.direction === 'at_least' ? 'higher' : 'lower',
   }));
   const others: Figure[] = [
-    { label: 'postgres create-like tx/s (the baseline)', better: 'none' },
-    { label: 'create-intent c16 /s', better: 'higher' },
+    { label: BASELINE, better: 'none' },
+    { label: C16_RATE, better: 'higher' },
     ...[...present]
       .filter((label) => PER_CREATE.test(label))
       .sort()
@@ -152,7 +156,7 @@ async function main(): Promise<void> {
     const figures = runBench(arms[arm], sections, path.join(logs, `run-${index + 1}-${arm}.log`));
     runs.push(figures);
     const cpu = figures.cpu_ms_per_operation;
-    const line = `run ${index + 1}/${order.length} ${arm} at ${at} UTC: baseline ${figures['postgres create-like tx/s (the baseline)'] ?? '–'}/s, c16 ${figures['create-intent c16 /s'] ?? '–'}/s, CPU per create ${cpu ?? '–'} ms`;
+    const line = `run ${index + 1}/${order.length} ${arm} at ${at} UTC: baseline ${figures[BASELINE] ?? '–'}/s, c16 ${figures[C16_RATE] ?? '–'}/s, CPU per create ${cpu ?? '–'} ms`;
     runLines.push(`- ${line}`);
     say(line);
   }
