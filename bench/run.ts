@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
 import { SANDBOX_SEED_DEFAULTS } from '@paygrid/contracts';
 import {
@@ -19,7 +20,7 @@ import { benchKafkaRoundTrip, benchPostgresCommit } from './baselines';
 import { benchAuthenticatedIdempotentEcho, benchHttpNoop } from './http-benches';
 import { runCreateLoad } from './acquiring/create-load';
 import { CpuGroup, idleCpuRate, settled, stackCpuGroups } from './process-cpu';
-import { evaluateTargets, targetTable } from './targets';
+import { c16Reading, c16ReadingLine, evaluateTargets, targetTable } from './targets';
 import { SectionName, selectedSections } from './sections';
 import { runWebhookBench } from './webhooks/bench-webhooks';
 import { runIssuingBench } from './issuing/bench-issuing';
@@ -204,7 +205,13 @@ function write(results: Record<string, Section>, only: SectionName[] | null): vo
   const targets = Object.fromEntries(
     outcomes.map(({ target, value, verdict }) => [target.name, { value: value === null ? null : Number(value.toFixed(3)), threshold: target.threshold, verdict }]),
   );
-  const document = { machine: machine(), recorded_at: new Date().toISOString(), sections: only ?? 'all', targets, results };
+  const cores = cpus().length;
+  const reading = c16Reading(results, cores);
+  const c16_reading = reading && {
+    core_seconds_per_second: Number(reading.coreSecondsPerSecond.toFixed(2)),
+    cpu_budget_ms: Number(reading.cpuBudgetMs.toFixed(2)),
+  };
+  const document = { machine: machine(), recorded_at: new Date().toISOString(), sections: only ?? 'all', targets, c16_reading, results };
   const json = `${JSON.stringify(document, null, 2)}\n`;
   const name = only === null ? 'latest' : `only-${only.join('-')}`;
   writeFileSync(path.join(directory, `${name}.json`), json);
@@ -214,17 +221,17 @@ function write(results: Record<string, Section>, only: SectionName[] | null): vo
     for (const [figure, value] of Object.entries(figures)) lines.push(`| ${section} | ${figure} | ${value} |`);
   }
   const heading = `# Benchmarks (${document.recorded_at}, ${document.machine}${only ? `, sections: ${only.join(', ')}` : ''})`;
-  const table = `${heading}\n\n## Targets (issue 12)\n\n${targetTable(outcomes)}\n\n## Figures\n\n${lines.join('\n')}\n`;
+  const readingLine = c16ReadingLine(reading, cores);
+  const targetsBlock = readingLine ? `${targetTable(outcomes)}\n\n${readingLine}` : targetTable(outcomes);
+  const table = `${heading}\n\n## Targets (issue 12)\n\n${targetsBlock}\n\n## Figures\n\n${lines.join('\n')}\n`;
   writeFileSync(path.join(directory, `${name}.md`), table);
-  process.stdout.write(`\n${lines.join('\n')}\n\n${targetTable(outcomes)}\n\nwritten to bench/results/${name}.json and ${name}.md\n`);
+  process.stdout.write(`\n${lines.join('\n')}\n\n${targetsBlock}\n\nwritten to bench/results/${name}.json and ${name}.md\n`);
 }
 
 function machine(): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const os = require('node:os') as typeof import('node:os');
   // The apps' scheduling policy moves CPU per create by 10-18 % (docs/performance.md §25), and the dispatcher's
   // nice value the webhook latency (§28): part of the machine.
-  return `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, ${appsSchedulingName()}`;
+  return `${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, ${appsSchedulingName()}`;
 }
 
 main().catch((error) => {

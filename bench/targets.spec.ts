@@ -1,4 +1,4 @@
-import { evaluateTargets, Target, targetTable } from './targets';
+import { c16Reading, c16ReadingLine, evaluateTargets, Target, targetTable } from './targets';
 import { selectedSections } from './sections';
 import { cpuBetween, cpuPerOperation, cpuTicksOf, CpuGroup, CpuSample, stackCpuGroups } from './process-cpu';
 
@@ -36,6 +36,32 @@ describe('the bench targets', () => {
     const table = targetTable(evaluateTargets({ load: { per_second: 100, p99_ms: 300 }, postgres: { tps: 1000 } }, [ratio, latency]));
     expect(table).toContain('| rate vs baseline | 100 | 1000 | 0.100 | ≥ 0.08× | PASS |');
     expect(table).toContain('| p99 | 300 ms |  |  | ≤ 250 ms | FAIL |');
+  });
+});
+
+describe('the c16 reading', () => {
+  const run = {
+    postgres_commit: { transactions_per_second: 2500 },
+    acquiring_create_intent: { acquiring_create_intent_per_second: 200, cpu_ms_per_operation: 10 },
+  };
+
+  it('turns the ratio target into a CPU budget set by the baseline, and says how busy the cores were', () => {
+    // 2 cores ÷ (0.08 × 2,500/s) = 10 ms; 200/s × 10 ms = 2 core-seconds a second.
+    expect(c16Reading(run, 2)).toEqual({ coreSecondsPerSecond: 2, cpuBudgetMs: 10, cpuMs: 10 });
+    expect(c16Reading({ ...run, postgres_commit: { transactions_per_second: 1250 } }, 2)?.cpuBudgetMs).toBe(20);
+    expect(c16Reading(run, 4)?.cpuBudgetMs).toBe(20);
+  });
+
+  it('is absent, and prints nothing, when the run lacks one of its figures', () => {
+    expect(c16Reading({ postgres_commit: run.postgres_commit }, 2)).toBeNull();
+    expect(c16Reading({ acquiring_create_intent: run.acquiring_create_intent }, 2)).toBeNull();
+    expect(c16ReadingLine(null, 2)).toBe('');
+  });
+
+  it("prints the budget next to the run's own CPU per create", () => {
+    expect(c16ReadingLine(c16Reading(run, 2), 2)).toContain(
+      "= 2.00 core-seconds a second of 2 cores; at this baseline the ratio target is CPU per create ≤ 10.00 ms, and this run's was 10 ms",
+    );
   });
 });
 
