@@ -175,6 +175,8 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         // This process (the sixteen clients and the receiver's thread): not the stack's, so not in the CPU
         // per create, but it shares the two cores with the stack and so lowers the rate the stack can reach.
         cpu_ms_load_generator: perCreate((loadGenerator.user + loadGenerator.system) / 1000),
+        // The receiver thread's nice value (receiver-thread.ts): -10 unless it may not be raised here.
+        receiver_nice: receiver.nice,
         ...wakeups,
         ...gcPerOperation(metricsBefore, metricsAfter, creates),
         ...databaseWork,

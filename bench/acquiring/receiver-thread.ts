@@ -1,4 +1,5 @@
-import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { getPriority, setPriority } from 'node:os';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { ReceiverAnswer, WebhookReceiver } from '@paygrid/testing';
 
 /**
@@ -11,6 +12,14 @@ import { ReceiverAnswer, WebhookReceiver } from '@paygrid/testing';
  * Messages from the thread arrive in the order it sent them, so `settle()` (a round trip through the
  * thread) returns once every arrival before it has been counted here, and once an answer set with
  * `respond` is in force.
+ *
+ * The thread also runs at the webhook dispatcher's weight (nice -10, BENCH_RECEIVER_NICE to change it): at
+ * nice 0 on two saturated cores it waited behind the stack for a core before it could read a delivery, stamp
+ * it and answer. That wait was most of the post stage's tail (p99 133–234 ms against 49–119), and the late
+ * answers cost the stack itself: the dispatcher recorded its attempts in more, smaller group commits (webhooks
+ * commits per create 1.40–1.55 against 1.00–1.15) (docs/performance.md §33). A merchant's server has cores of
+ * its own. Linux keeps a nice value per thread, so the value reaches this thread alone, not the clients on
+ * the main thread; raising it needs CAP_SYS_NICE, and without it the thread stays at 0 (`nice` says which).
  */
 export interface Arrival {
   path: string;
@@ -29,7 +38,7 @@ type ToThread =
   | { kind: 'settle'; id: number }
   | { kind: 'close' };
 type FromThread =
-  | { kind: 'listening'; port: number }
+  | { kind: 'listening'; port: number; nice: number }
   | { kind: 'arrival'; arrival: Arrival }
   | { kind: 'settled'; id: number };
 
@@ -41,21 +50,23 @@ export class ReceiverThread {
   private constructor(
     private readonly worker: Worker,
     readonly port: number,
+    /** The thread's nice value as it runs: the one asked for, or 0 where it may not be raised. */
+    readonly nice: number,
   ) {
     worker.on('message', (message: FromThread) => this.onMessage(message));
   }
 
-  static async start(): Promise<ReceiverThread> {
-    const worker = new Worker(__filename);
-    const port = await new Promise<number>((resolve, reject) => {
+  static async start(nice: number = receiverNice()): Promise<ReceiverThread> {
+    const worker = new Worker(__filename, { workerData: { nice } satisfies ThreadData });
+    const listening = await new Promise<{ port: number; nice: number }>((resolve, reject) => {
       worker.once('error', reject);
       worker.once('message', (message: FromThread) =>
         message.kind === 'listening'
-          ? resolve(message.port)
+          ? resolve(message)
           : reject(new Error(`receiver thread said ${message.kind} first`)),
       );
     });
-    return new ReceiverThread(worker, port);
+    return new ReceiverThread(worker, listening.port, listening.nice);
   }
 
   url(path: string): string {
@@ -103,10 +114,40 @@ export class ReceiverThread {
   }
 }
 
+interface ThreadData {
+  nice: number;
+}
+
+/** BENCH_RECEIVER_NICE: the receiver thread's nice value, -10 (the dispatcher's) when unset. */
+export function receiverNice(raw = process.env.BENCH_RECEIVER_NICE): number {
+  const value = (raw ?? '').trim();
+  if (value === '') return -10;
+  const nice = /^-?\d+$/.test(value) ? Number(value) : NaN;
+  if (!(nice >= -20 && nice <= 19))
+    throw new Error(`BENCH_RECEIVER_NICE must be an integer from -20 to 19, got "${value}"`);
+  return nice;
+}
+
+/**
+ * Sets the calling thread's nice value (on Linux, setpriority on "process" 0 is the calling thread) and
+ * returns the value it runs at: unchanged where raising is not permitted.
+ */
+export function setThisThreadNice(nice: number): number {
+  try {
+    setPriority(nice);
+  } catch (error) {
+    const code =
+      (error as { info?: { code?: string }; code?: string }).info?.code ?? (error as { code?: string }).code;
+    if (code !== 'EACCES' && code !== 'EPERM') throw error;
+  }
+  return getPriority();
+}
+
 /** The thread's side: a WebhookReceiver that reports each arrival and takes its answers from the bench. */
 async function serveInThisThread(): Promise<void> {
   const port = parentPort;
   if (!port) return;
+  const nice = setThisThreadNice((workerData as ThreadData).nice);
   const receiver = await WebhookReceiver.start();
   receiver.onRequest((request) => {
     const body = JSON.parse(request.rawBody) as { create_time?: string; event_name?: string };
@@ -130,7 +171,7 @@ async function serveInThisThread(): Promise<void> {
       void receiver.close().then(() => port.close());
     }
   });
-  port.postMessage({ kind: 'listening', port: receiver.port } satisfies FromThread);
+  port.postMessage({ kind: 'listening', port: receiver.port, nice } satisfies FromThread);
 }
 
 if (!isMainThread) void serveInThisThread();
