@@ -17,11 +17,14 @@ export interface Target {
   unit: string;
 }
 
+/** The Postgres create-like transaction rate: the baseline of every ratio to Postgres. */
+const POSTGRES_BASELINE: [string, string] = ['postgres_commit', 'transactions_per_second'];
+
 /** The c16 rate against Postgres: with the CPU per create, the one c16Reading explains. */
 export const C16_RATIO_TARGET: Target = {
   name: 'create-intent (card, auto-capture) c16: rate vs postgres create-like tx',
   figure: ['acquiring_create_intent', 'acquiring_create_intent_per_second'],
-  baseline: ['postgres_commit', 'transactions_per_second'],
+  baseline: POSTGRES_BASELINE,
   threshold: 0.08,
   direction: 'at_least',
   unit: '×',
@@ -78,7 +81,7 @@ export const TARGETS: Target[] = [
   {
     name: 'payout create c16 vs postgres create-like tx (floor)',
     figure: ['payout_create', 'payouts_per_second'],
-    baseline: ['postgres_commit', 'transactions_per_second'],
+    baseline: POSTGRES_BASELINE,
     threshold: 0.025,
     direction: 'at_least',
     unit: '×',
@@ -86,7 +89,7 @@ export const TARGETS: Target[] = [
   {
     name: 'ledger capture entries vs postgres create-like tx (floor)',
     figure: ['ledger_postings', 'entries_per_second'],
-    baseline: ['postgres_commit', 'transactions_per_second'],
+    baseline: POSTGRES_BASELINE,
     threshold: 0.15,
     direction: 'at_least',
     unit: '×',
@@ -142,20 +145,14 @@ export interface C16Reading {
   cpuMs: number;
 }
 
-export function c16Reading(
-  results: Results,
-  cores: number,
-  ratio: Target = C16_RATIO_TARGET,
-  cpu: Target = CPU_PER_CREATE_TARGET,
-): C16Reading | null {
-  if (!ratio.baseline) return null;
-  const rate = numberAt(results, ratio.figure);
-  const baseline = numberAt(results, ratio.baseline);
-  const cpuMs = numberAt(results, cpu.figure);
+export function c16Reading(results: Results, cores: number): C16Reading | null {
+  const rate = numberAt(results, C16_RATIO_TARGET.figure);
+  const baseline = numberAt(results, POSTGRES_BASELINE);
+  const cpuMs = numberAt(results, CPU_PER_CREATE_TARGET.figure);
   if (!rate || !baseline || !cpuMs) return null;
   return {
     coreSecondsPerSecond: (rate * cpuMs) / 1000,
-    cpuBudgetMs: (cores * 1000) / (ratio.threshold * baseline),
+    cpuBudgetMs: (cores * 1000) / (C16_RATIO_TARGET.threshold * baseline),
     cpuMs,
   };
 }

@@ -1,5 +1,6 @@
 import { getPriority, setPriority } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isNiceValue } from '@paygrid/local-stack';
 import { ReceiverAnswer, WebhookReceiver } from '@paygrid/testing';
 
 /**
@@ -123,7 +124,7 @@ export function receiverNice(raw = process.env.BENCH_RECEIVER_NICE): number {
   const value = (raw ?? '').trim();
   if (value === '') return -10;
   const nice = /^-?\d+$/.test(value) ? Number(value) : NaN;
-  if (!(nice >= -20 && nice <= 19))
+  if (!isNiceValue(nice))
     throw new Error(`BENCH_RECEIVER_NICE must be an integer from -20 to 19, got "${value}"`);
   return nice;
 }
@@ -136,8 +137,8 @@ export function setThisThreadNice(nice: number): number {
   try {
     setPriority(nice);
   } catch (error) {
-    const code =
-      (error as { info?: { code?: string }; code?: string }).info?.code ?? (error as { code?: string }).code;
+    // Node reports a refused setpriority as ERR_SYSTEM_ERROR, with the system's code in `info`.
+    const code = (error as { info?: { code?: string } }).info?.code;
     if (code !== 'EACCES' && code !== 'EPERM') throw error;
   }
   return getPriority();

@@ -27,6 +27,11 @@ import { MachineProbe } from './machine-probe';
 export const DEFAULT_APP_NICE: Readonly<Partial<Record<AppName, number>>> = { 'webhook-dispatcher': -10 };
 
 const NICE_PATHS = ['/usr/bin/nice', '/bin/nice'];
+
+/** Whether `nice` is a value Linux takes for a nice level: an integer from -20 (most weight) to 19. */
+export function isNiceValue(nice: number): boolean {
+  return Number.isInteger(nice) && nice >= -20 && nice <= 19;
+}
 const APP_NAMES = new Set<string>(APP_CATALOG.map((app) => app.name));
 
 /** PAYGRID_APP_NICE: the defaults when unset or empty, none with `none`, else `app=value` pairs; anything else is refused. */
@@ -38,7 +43,7 @@ export function appNiceValues(raw = process.env.PAYGRID_APP_NICE): Map<AppName, 
   for (const pair of value.split(',')) {
     const match = /^\s*([a-z-]+)\s*=\s*(-?\d+)\s*$/.exec(pair);
     const nice = match ? Number(match[2]) : NaN;
-    if (!match || !APP_NAMES.has(match[1]) || nice < -20 || nice > 19)
+    if (!match || !APP_NAMES.has(match[1]) || !isNiceValue(nice))
       throw new Error(
         `PAYGRID_APP_NICE must be "none" or app=value pairs (apps: ${[...APP_NAMES].join(', ')}; values -20..19), got "${value}"`,
       );
