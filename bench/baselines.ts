@@ -14,6 +14,7 @@ import {
   Metrics,
   PlatformModule,
 } from '@paygrid/platform';
+import { machineCpuBetween, sampleMachineCpu } from './machine-cpu';
 import { closedLoop, round, summarise } from './stats';
 
 /**
@@ -29,6 +30,7 @@ export async function benchPostgresCommit(databaseUrl: string): Promise<Record<s
   await dataSource.initialize();
   await dataSource.runMigrations();
   await dataSource.query('CREATE TABLE IF NOT EXISTS bench_items (id text PRIMARY KEY, amount bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now())');
+  const machineBefore = sampleMachineCpu();
   const run = await closedLoop(8, DURATION_MS, () =>
     dataSource.transaction(async (manager) => {
       const id = randomUUID();
@@ -45,9 +47,17 @@ export async function benchPostgresCommit(databaseUrl: string): Promise<Record<s
       });
     }),
   );
+  // How the machine spent the run: mostly in the kernel, unlike a create (machine-cpu.ts).
+  const machine = machineCpuBetween(machineBefore, sampleMachineCpu(), run.latencies.length);
   await dataSource.destroy();
   const latency = summarise(run.latencies);
-  return { transactions_per_second: round(run.latencies.length / run.seconds, 1), ...latency, errors: run.errors, concurrency: 8 };
+  return {
+    transactions_per_second: round(run.latencies.length / run.seconds, 1),
+    ...latency,
+    errors: run.errors,
+    concurrency: 8,
+    ...machine,
+  };
 }
 
 @Module({})

@@ -210,6 +210,7 @@ function write(results: Record<string, Section>, only: SectionName[] | null): vo
   const c16_reading = reading && {
     core_seconds_per_second: Number(reading.coreSecondsPerSecond.toFixed(2)),
     cpu_budget_ms: Number(reading.cpuBudgetMs.toFixed(2)),
+    ...(reading.kernelSharePercent ? { kernel_share_of_busy_percent: reading.kernelSharePercent } : {}),
   };
   const document = { machine: machine(), recorded_at: new Date().toISOString(), sections: only ?? 'all', targets, c16_reading, results };
   const json = `${JSON.stringify(document, null, 2)}\n`;

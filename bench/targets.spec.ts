@@ -63,6 +63,20 @@ describe('the c16 reading', () => {
       "= 2.00 core-seconds a second of 2 cores; at this baseline the ratio target is CPU per create ≤ 10.00 ms, and this run's was 10 ms",
     );
   });
+
+  it("adds the kernel's share of each run once both recorded it, and only then", () => {
+    const withShares = {
+      postgres_commit: { ...run.postgres_commit, machine_kernel_share_of_busy_percent: 55.2 },
+      acquiring_create_intent: { ...run.acquiring_create_intent, machine_kernel_share_of_busy_percent: 17.9 },
+    };
+    expect(c16Reading(withShares, 2)?.kernelSharePercent).toEqual({ baseline: 55.2, c16: 17.9 });
+    expect(c16ReadingLine(c16Reading(withShares, 2), 2)).toContain(
+      "The kernel's share of the busy time: 55.2 % during the baseline, 17.9 % during c16",
+    );
+    const baselineOnly = { ...run, postgres_commit: withShares.postgres_commit };
+    expect(c16Reading(baselineOnly, 2)?.kernelSharePercent).toBeUndefined();
+    expect(c16ReadingLine(c16Reading(baselineOnly, 2), 2)).not.toContain('kernel');
+  });
 });
 
 describe('--only', () => {

@@ -138,33 +138,53 @@ export function targetTable(outcomes: TargetOutcome[]): string {
  * rate is the cores divided by a create's CPU, and the ratio target is a budget of CPU per create that the
  * baseline sets: cores ÷ (threshold × baseline). `coreSecondsPerSecond` (rate × CPU per create) near the core
  * count says the run was saturated and the budget applies. Null when the run lacks a figure.
+ *
+ * `kernelSharePercent`, when both runs recorded it (machine-cpu.ts): the kernel's share of the machine's busy
+ * time during the baseline and during the c16 run. The baseline is mostly system calls and context switches,
+ * a create mostly user time, so a VM whose kernel work got dearer or cheaper moves the budget more than the
+ * create's CPU (docs/performance.md §34).
  */
 export interface C16Reading {
   coreSecondsPerSecond: number;
   cpuBudgetMs: number;
   cpuMs: number;
+  kernelSharePercent?: { baseline: number; c16: number };
 }
+
+/** Where the baseline's and the c16 run's kernel shares are recorded. */
+const KERNEL_SHARE = {
+  baseline: [POSTGRES_BASELINE[0], 'machine_kernel_share_of_busy_percent'] as [string, string],
+  c16: [C16_RATIO_TARGET.figure[0], 'machine_kernel_share_of_busy_percent'] as [string, string],
+};
 
 export function c16Reading(results: Results, cores: number): C16Reading | null {
   const rate = numberAt(results, C16_RATIO_TARGET.figure);
   const baseline = numberAt(results, POSTGRES_BASELINE);
   const cpuMs = numberAt(results, CPU_PER_CREATE_TARGET.figure);
   if (!rate || !baseline || !cpuMs) return null;
+  const kernelDuringBaseline = numberAt(results, KERNEL_SHARE.baseline);
+  const kernelDuringC16 = numberAt(results, KERNEL_SHARE.c16);
   return {
     coreSecondsPerSecond: (rate * cpuMs) / 1000,
     cpuBudgetMs: (cores * 1000) / (C16_RATIO_TARGET.threshold * baseline),
     cpuMs,
+    ...(kernelDuringBaseline !== null && kernelDuringC16 !== null
+      ? { kernelSharePercent: { baseline: kernelDuringBaseline, c16: kernelDuringC16 } }
+      : {}),
   };
 }
 
 /** The reading as one line under the targets table. */
 export function c16ReadingLine(reading: C16Reading | null, cores: number): string {
   if (reading === null) return '';
-  const { coreSecondsPerSecond, cpuBudgetMs, cpuMs } = reading;
+  const { coreSecondsPerSecond, cpuBudgetMs, cpuMs, kernelSharePercent } = reading;
+  const kernel = kernelSharePercent
+    ? ` The kernel's share of the busy time: ${kernelSharePercent.baseline} % during the baseline, ${kernelSharePercent.c16} % during c16 (§34).`
+    : '';
   return (
     `c16 reading: rate × CPU per create = ${coreSecondsPerSecond.toFixed(2)} core-seconds a second of ${cores} cores; ` +
     `at this baseline the ratio target is CPU per create ≤ ${cpuBudgetMs.toFixed(2)} ms, and this run's was ${cpuMs} ms ` +
-    '(docs/performance.md §3).'
+    `(docs/performance.md §3).${kernel}`
   );
 }
 

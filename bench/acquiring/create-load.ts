@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { machineCpuBetween, sampleMachineCpu } from '../machine-cpu';
 import { CpuGroup, cpuBetween, cpuPerOperation, idleCpuRate, sampleCpu } from '../process-cpu';
 import { databaseWorkPerOperation, sampleServer, untilNoPendingJobRuns, vacuumAnalyzeStack, walPerOperation } from '../database-work';
 import { censusSection, sampleStatements, statementShares } from '../statement-census';
@@ -109,12 +110,14 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const offsetsBefore = await offsetCommitRecords(options.kafkaBrokers);
     const switchesBefore = sampleSwitches(options.cpuGroups);
     const before = sampleCpu(options.cpuGroups);
+    const machineBefore = sampleMachineCpu();
     const loadGeneratorBefore = process.cpuUsage();
     const loaded = await runCreateIntents(client, { concurrency: 16 });
     const runEnd = Date.now();
     await drained(arrivedOk);
     await receiver.settle();
     const after = sampleCpu(options.cpuGroups);
+    const machineAfter = sampleMachineCpu();
     const loadGenerator = process.cpuUsage(loadGeneratorBefore);
     const switchesAfter = sampleSwitches(options.cpuGroups);
     const measuredMs = Date.now() - runStart;
@@ -181,6 +184,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         ...gcPerOperation(metricsBefore, metricsAfter, creates),
         ...databaseWork,
         ...walPerOperation(serverBefore.wal, serverAfter.wal, creates),
+        ...machineCpuBetween(machineBefore, machineAfter, creates),
         offset_commit_records_per_op: perCreate(offsetsAfter - offsetsBefore),
         webhook_deliveries_measured: webhook.count,
         webhook_commit_to_receiver_p50_ms: webhook.p50_ms,
