@@ -7,11 +7,11 @@ import { round } from './stats';
  * switches of every process per operation.
  *
  * Why: the c16 ratio divides the create rate by the Postgres baseline's rate (§3), and the two runs spend
- * the machine differently. The baseline's eight clients make five round trips a transaction, so its time is
- * mostly the kernel's (system time, a context switch per round trip on each side), while a create's is
- * mostly user time (the stack's JavaScript, Postgres' executor). A VM whose system calls and context switches
- * got dearer moves the baseline more than the create; these figures show it in the record itself
- * (docs/performance.md §34).
+ * the machine differently. The baseline's eight clients make five round trips a transaction, so half its busy
+ * time is the kernel's (system time, a context switch per round trip on each side), while a create's is mostly
+ * user time (the stack's JavaScript, Postgres' executor). When the VM's kernel work gets dearer or cheaper, the
+ * baseline moves more than the create. Each record carries its split, so records from two of the VM's phases
+ * can say whether that is what moved (docs/performance.md §34).
  */
 export interface MachineCpu {
   /** USER_HZ ticks, summed over the cores. */

@@ -140,9 +140,9 @@ export function targetTable(outcomes: TargetOutcome[]): string {
  * count says the run was saturated and the budget applies. Null when the run lacks a figure.
  *
  * `kernelSharePercent`, when both runs recorded it (machine-cpu.ts): the kernel's share of the machine's busy
- * time during the baseline and during the c16 run. The baseline is mostly system calls and context switches,
- * a create mostly user time, so a VM whose kernel work got dearer or cheaper moves the budget more than the
- * create's CPU (docs/performance.md §34).
+ * time during the baseline and during the c16 run. Half the baseline's busy time is system calls and context
+ * switches, a fifth of a create's, so a change in the VM's kernel cost moves the budget more than the create's
+ * CPU; the two shares say whether a record's phase differs in that (docs/performance.md §34).
  */
 export interface C16Reading {
   coreSecondsPerSecond: number;
