@@ -47,7 +47,7 @@ export async function benchPostgresCommit(databaseUrl: string): Promise<Record<s
       });
     }),
   );
-  // How the machine spent the run: mostly in the kernel, unlike a create (machine-cpu.ts).
+  // How the machine spent the run: about half of its busy time in the kernel, a create a fifth (machine-cpu.ts).
   const machine = machineCpuBetween(machineBefore, sampleMachineCpu(), run.latencies.length);
   await dataSource.destroy();
   const latency = summarise(run.latencies);
