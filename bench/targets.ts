@@ -152,9 +152,9 @@ export interface C16Reading {
 }
 
 /** Where the baseline's and the c16 run's kernel shares are recorded. */
-const KERNEL_SHARE = {
-  baseline: [POSTGRES_BASELINE[0], 'machine_kernel_share_of_busy_percent'] as [string, string],
-  c16: [C16_RATIO_TARGET.figure[0], 'machine_kernel_share_of_busy_percent'] as [string, string],
+const KERNEL_SHARE: Record<'baseline' | 'c16', [string, string]> = {
+  baseline: [POSTGRES_BASELINE[0], 'machine_kernel_share_of_busy_percent'],
+  c16: [C16_RATIO_TARGET.figure[0], 'machine_kernel_share_of_busy_percent'],
 };
 
 export function c16Reading(results: Results, cores: number): C16Reading | null {

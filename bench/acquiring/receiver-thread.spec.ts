@@ -1,18 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { usableNice } from '@paygrid/local-stack';
+import { NICE, statField } from '../../deploy/local/thread-stat.testing';
 import { receiverNice, setThisThreadNice } from './receiver-thread';
 
-/** The nice value in a /proc stat file (proc(5) field 19). */
-function niceIn(statFile: string): number {
-  return Number(readFileSync(statFile, 'utf8').split(') ')[1].split(' ')[16]);
-}
-
-const callingThread = () => niceIn('/proc/thread-self/stat');
+const callingThread = () => statField('/proc/thread-self/stat', NICE);
 const otherThreads = () => {
   const self = readFileSync('/proc/thread-self/stat', 'utf8').split(' ')[0];
   return readdirSync('/proc/self/task')
     .filter((tid) => tid !== self)
-    .map((tid) => niceIn(`/proc/self/task/${tid}/stat`));
+    .map((tid) => statField(`/proc/self/task/${tid}/stat`, NICE));
 };
 
 describe('the receiver thread', () => {
@@ -27,17 +23,18 @@ describe('the receiver thread', () => {
 
   it('raises the calling thread alone where the weight may be raised, and reports the value it runs at', () => {
     const mayRaise = usableNice()?.mayRaise === true;
+    const before = callingThread();
     const othersBefore = otherThreads();
     try {
       const applied = setThisThreadNice(-10);
-      expect(applied).toBe(mayRaise ? -10 : 0);
+      expect(applied).toBe(mayRaise ? -10 : before);
       expect(callingThread()).toBe(applied);
       // Linux keeps nice per thread: the bench's main thread (its sixteen clients) keeps its own.
       expect(otherThreads()).toEqual(othersBefore);
     } finally {
       // Lowering a weight needs no privilege: this worker of the test runner goes back to where it was.
-      setThisThreadNice(0);
+      setThisThreadNice(before);
     }
-    expect(callingThread()).toBe(0);
+    expect(callingThread()).toBe(before);
   });
 });

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /** Fields of /proc/<pid>/task/<tid>/stat after the command name, from 0 (proc(5) fields 19 and 41). */
 export const NICE = 16;
 export const POLICY = 38;
@@ -11,7 +13,16 @@ export const POLICY = 38;
 export function threadStatScript(fields: readonly number[]): string {
   return (
     "const fs=require('fs');process.stdout.write(fs.readdirSync('/proc/self/task').map((t)=>{" +
-    "const f=fs.readFileSync('/proc/self/task/'+t+'/stat','utf8').split(') ')[1].split(' ');" +
+    "const s=fs.readFileSync('/proc/self/task/'+t+'/stat','utf8');const f=s.slice(s.lastIndexOf(') ')+2).split(' ');" +
     `return ${JSON.stringify(fields)}.map((i)=>f[i]).join('/')}).join(','))`
   );
+}
+
+/**
+ * The same reading in this process: field `field` (NICE, POLICY) of a /proc stat file, counted after the
+ * command name, which ends at the last ') ' (a thread's name may hold one of its own).
+ */
+export function statField(statFile: string, field: number): number {
+  const text = readFileSync(statFile, 'utf8');
+  return Number(text.slice(text.lastIndexOf(') ') + 2).split(' ')[field]);
 }
