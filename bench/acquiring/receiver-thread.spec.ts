@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { usableNice } from '@paygrid/local-stack';
-import { NICE, statField } from '../../deploy/local/thread-stat.testing';
+import { NICE, statField, usableNice } from '@paygrid/local-stack';
 import { receiverNice, setThisThreadNice } from './receiver-thread';
 
 const callingThread = () => statField('/proc/thread-self/stat', NICE);

@@ -6,3 +6,4 @@ export * from './infrastructure';
 export * from './sandbox-credentials';
 export * from './app-schemas';
 export * from './app-supervisor';
+export * from './thread-stat';
