@@ -49,6 +49,7 @@ export { bullJobIdOf } from './jobs/job.types';
 export type { JobHandler, JobRecord, JobRun, JobRunInfo, JobsOptions, NewJob } from './jobs/job.types';
 export * from './nest/tokens';
 export * from './nest/platform.module';
+export * from './redis/redis-scripts';
 export * from './bootstrap/start-app';
 export * from './bootstrap/process-guard';
 export * from './bootstrap/graceful-shutdown';

@@ -27,7 +27,8 @@ import { HealthCheck, HealthController } from '../health/health';
 import { ConsumerHealth } from '../health/consumer-health';
 import { HttpErrorFilter } from '../http/http-errors';
 import { HttpDrain } from '../http/http-drain';
-import { APP_CONFIG, APP_NAME, COMMAND_ERROR_MAPPER, HEALTH_CHECKS, KAFKA, KAFKA_ADMIN, LOGGER, REDIS } from './tokens';
+import { APP_CONFIG, APP_NAME, COMMAND_ERROR_MAPPER, HEALTH_CHECKS, KAFKA, KAFKA_ADMIN, LOGGER, REDIS, REDIS_SCRIPTS } from './tokens';
+import { RedisScripts } from '../redis/redis-scripts';
 import { closeRedis } from './close-redis';
 import { KafkaAdminHandle } from '../kafka/kafka-admin';
 import { KafkaNames, kafkaNamesOf } from '../kafka/kafka-names';
@@ -69,6 +70,8 @@ export interface PlatformOptions {
   commandErrors?: ErrorMapper;
   /** Whether the app keeps a Redis connection (rate limits, BullMQ). */
   redis?: boolean;
+  /** Whether the app runs Lua scripts on its hot path, on a lean connection of their own (redis-scripts.ts). */
+  redisScripts?: boolean;
   /** Whether the app publishes events through its outbox (default: when it has a database). */
   outbox?: boolean;
   /** Durable jobs (Postgres record + BullMQ + reconciler) on this queue; needs a database. */
@@ -126,11 +129,13 @@ class ConnectionsLifecycle implements OnApplicationShutdown {
   constructor(
     @Optional() private readonly dataSource?: DataSource,
     @Optional() @Inject(REDIS) private readonly redis?: Redis,
+    @Optional() @Inject(REDIS_SCRIPTS) private readonly redisScripts?: RedisScripts,
     @Optional() @Inject(KAFKA_ADMIN) private readonly admin?: KafkaAdminHandle,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.admin?.close();
+    await this.redisScripts?.close();
     if (this.redis) await closeRedis(this.redis);
     if (this.dataSource?.isInitialized) await this.dataSource.destroy();
   }
@@ -213,6 +218,14 @@ export class PlatformModule {
       });
       checkDeps.push(REDIS);
     }
+    if (options.redisScripts) {
+      providers.push({
+        provide: REDIS_SCRIPTS,
+        inject: [LOGGER],
+        useFactory: (logger: Logger) => RedisScripts.connect(options.config.REDIS_URL, `${options.app}-scripts`, logger),
+      });
+      checkDeps.push(REDIS_SCRIPTS);
+    }
     if (options.commands) {
       providers.push(CommandDispatcher);
       if (options.commandErrors) providers.push({ provide: COMMAND_ERROR_MAPPER, useValue: options.commandErrors });
@@ -230,6 +243,7 @@ export class PlatformModule {
         for (const dep of rest) {
           if (dep instanceof DataSource) result.push({ name: 'postgres', check: () => dep.query('SELECT 1') });
           else if (dep instanceof Redis) result.push({ name: 'redis', check: () => dep.ping() });
+          else if (dep instanceof RedisScripts) result.push({ name: 'redis-scripts', check: () => dep.ping() });
         }
         return result;
       },

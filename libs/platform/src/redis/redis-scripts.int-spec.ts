@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, Server, Socket } from 'node:net';
+import Redis from 'ioredis';
+import pino from 'pino';
+import { testRedisUrl, waitFor } from '@paygrid/testing';
+import { luaScript, RedisScripts } from './redis-scripts';
+
+const silent = pino({ level: 'silent' });
+const APPEND = luaScript(`redis.call('RPUSH', KEYS[1], ARGV[1]) return redis.call('LLEN', KEYS[1])`);
+
+/** The lean connection of the hot-path scripts, against the real Redis (and one fake server). */
+describe('RedisScripts', () => {
+  const reader = new Redis(testRedisUrl());
+  let scripts: RedisScripts;
+
+  beforeAll(async () => {
+    scripts = RedisScripts.connect(testRedisUrl(), 'redis-scripts-it', silent);
+    await scripts.whenConnected();
+  });
+
+  afterAll(async () => {
+    await scripts.close();
+    reader.disconnect();
+  });
+
+  it('runs scripts in the order they were issued, answering each with its own reply', async () => {
+    const key = `paygrid:test:redis-scripts:${randomUUID()}`;
+    const issued = Array.from({ length: 100 }, (_, index) => scripts.run(APPEND, [key], [index]));
+    expect(await Promise.all(issued)).toEqual(Array.from({ length: 100 }, (_, index) => index + 1));
+    expect(await reader.lrange(key, 0, -1)).toEqual(Array.from({ length: 100 }, (_, index) => String(index)));
+    await reader.del(key);
+  });
+
+  it('sends a script Redis does not know as EVAL, once', async () => {
+    // A body no Redis has seen: its EVALSHA is refused with NOSCRIPT, as after a restart or SCRIPT FLUSH.
+    const fresh = luaScript(`-- ${randomUUID()}\nreturn ARGV[1]`);
+    expect(await reader.script('EXISTS', fresh.sha)).toEqual([0]);
+    expect(await scripts.run(fresh, [], ['answered'])).toBe('answered');
+    expect(await reader.script('EXISTS', fresh.sha)).toEqual([1]);
+  });
+
+  it('fails a script whose connection drops before the reply, and never sends it again', async () => {
+    const fake = await FakeRedis.start();
+    const dropping = RedisScripts.connect(fake.url, 'redis-scripts-it-drop', silent);
+    try {
+      await dropping.whenConnected();
+      await expect(dropping.run(APPEND, ['k'], ['v'])).rejects.toThrow();
+      // Answered only once the connection is back: anything still queued to be re-sent would go before it.
+      await waitFor(
+        () =>
+          dropping.ping().then(
+            () => true,
+            () => false,
+          ),
+        { what: 'the reconnection' },
+      );
+      expect(fake.evalShaCount).toBe(1);
+    } finally {
+      await dropping.close();
+      await fake.stop();
+    }
+  });
+
+  it('closes behind a script issued in the same turn', async () => {
+    const closing = RedisScripts.connect(testRedisUrl(), 'redis-scripts-it-close', silent);
+    await closing.whenConnected();
+    const key = `paygrid:test:redis-scripts:${randomUUID()}`;
+    const written = closing.run(APPEND, [key], ['settled']);
+    await closing.close();
+    await expect(written).resolves.toBe(1);
+    expect(await reader.lrange(key, 0, -1)).toEqual(['settled']);
+    await reader.del(key);
+  });
+});
+
+/**
+ * A server that completes node-redis' handshake and answers PING, and drops the connection on the first
+ * EVALSHA it reads: a Redis that went away with a script in flight.
+ */
+class FakeRedis {
+  evalShaCount = 0;
+  private readonly sockets = new Set<Socket>();
+
+  private constructor(private readonly server: Server) {
+    server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      socket.on('data', (data) => this.answer(socket, data.toString()));
+    });
+  }
+
+  static async start(): Promise<FakeRedis> {
+    const fake = new FakeRedis(createServer());
+    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    return fake;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${(this.server.address() as { port: number }).port}`;
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private answer(socket: Socket, text: string): void {
+    // Each command is a RESP array whose first bulk string is its name.
+    for (const [, name] of text.matchAll(/\*\d+\r\n\$\d+\r\n([A-Za-z]+)\r\n/g)) {
+      const command = name.toUpperCase();
+      if (command === 'EVALSHA') {
+        this.evalShaCount += 1;
+        socket.destroy();
+        return;
+      }
+      socket.write(command === 'PING' ? '+PONG\r\n' : '+OK\r\n');
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import { createClient } from '@redis/client';
+import type { Logger } from 'pino';
+import { settledOrAfter } from '../bootstrap/settled-or-after';
+import { REDIS_CLOSE_WAIT_MS } from '../nest/close-redis';
+
+/** A Lua script and the SHA-1 Redis knows it by. */
+export interface LuaScript {
+  readonly lua: string;
+  readonly sha: string;
+}
+
+export function luaScript(lua: string): LuaScript {
+  return { lua, sha: createHash('sha1').update(lua).digest('hex') };
+}
+
+type ScriptClient = ReturnType<typeof createScriptClient>;
+
+/**
+ * The connection an app's hot-path Lua scripts run on: the gateway's admission and idempotency record, two
+ * scripts a request (docs/gateway.md). It is node-redis' core client, not the app's ioredis connection,
+ * because of what a script call costs the caller's one thread: measured on this VM, ~7 µs through ioredis
+ * (defineCommand on an auto-pipelined connection: a Command, a Pipeline and five promises a call) against
+ * ~2.8 µs here, about a fifth of an idempotent echo (docs/performance.md §35). ioredis stays for the rest
+ * (BullMQ needs it).
+ *
+ * What it keeps of the ioredis connection, and what it changes on purpose:
+ * - One socket. Commands leave in the order they are issued (each event-loop turn's in one write) and are
+ *   answered in that order, so a script queued before another runs before it: the gateway's settling of a
+ *   record behind its answer relies on that.
+ * - A script Redis does not know (restarted, SCRIPT FLUSH) is sent again once, as EVAL.
+ * - No offline queue and no re-sending. A command issued while the connection is down, or in flight when
+ *   it drops, fails at once. A script whose reply was lost may or may not have run, and sending it again
+ *   blind (ioredis' default) could count a rate limit twice or claim a key twice. The caller decides: the
+ *   gateway answers "token dependencies unavailable" and the client retries with its key.
+ * - No per-command timeout. node-redis 6 arms an AbortSignal for each command by default, which doubles its
+ *   cost; like the ioredis connection, a command waits for its reply or for the connection to drop.
+ */
+export class RedisScripts {
+  private down = false;
+  private connecting: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly client: ScriptClient,
+    private readonly logger: Logger,
+  ) {
+    client.on('error', (error: Error) => this.lost(error));
+    client.on('ready', () => this.ready());
+  }
+
+  /** Connects in the background: until the connection is ready, `run` fails at once and `ping` too. */
+  static connect(url: string, name: string, logger: Logger): RedisScripts {
+    const scripts = new RedisScripts(createScriptClient(url, name), logger);
+    scripts.connecting = scripts.client.connect().then(
+      () => undefined,
+      (error: unknown) => scripts.lost(error as Error),
+    );
+    return scripts;
+  }
+
+  /** Settles once the first connection is ready (or the client gave up): for tests and tools. */
+  whenConnected(): Promise<void> {
+    return this.connecting;
+  }
+
+  /** Runs the script by its SHA, or by its text once when Redis has forgotten it. */
+  run(script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    const tail = [String(keys.length), ...keys, ...args.map(String)];
+    return this.client.sendCommand(['EVALSHA', script.sha, ...tail]).catch((error: unknown) => {
+      if (!isNoScript(error)) throw error;
+      return this.client.sendCommand(['EVAL', script.lua, ...tail]);
+    });
+  }
+
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
+
+  /**
+   * Closes behind what is already queued, so a script issued just before shutdown still reaches Redis: the
+   * PING is answered after everything sent before it. Bounded, as for the ioredis connection (close-redis.ts).
+   */
+  async close(waitMs = REDIS_CLOSE_WAIT_MS): Promise<void> {
+    await settledOrAfter(waitMs, [this.client.ping()]);
+    if (this.client.isOpen) this.client.destroy();
+  }
+
+  /** One warning an outage, not one a reconnection attempt. */
+  private lost(error: Error): void {
+    if (this.down) return;
+    this.down = true;
+    this.logger.warn({ err: error }, 'redis scripts connection lost; its scripts fail until it reconnects');
+  }
+
+  private ready(): void {
+    if (!this.down) return;
+    this.down = false;
+    this.logger.info('redis scripts connection ready again');
+  }
+}
+
+function createScriptClient(url: string, name: string) {
+  return createClient({ url, name, RESP: 2, disableOfflineQueue: true, commandOptions: { timeout: 0 } });
+}
+
+function isNoScript(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('NOSCRIPT');
+}
