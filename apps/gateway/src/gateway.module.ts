@@ -51,6 +51,7 @@ export class GatewayModule {
           database: { migrations: [IdempotencyRecords1710000000000] },
           outbox: false,
           redis: true,
+          redisScripts: true,
         }),
       ],
       controllers: GATEWAY_CONTROLLERS,

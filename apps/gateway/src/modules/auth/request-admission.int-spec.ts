@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
+import pino from 'pino';
 import { REVOKED_KEYS_REDIS_KEY } from '@paygrid/contracts';
+import { RedisScripts } from '@paygrid/platform';
 import { testRedisUrl } from '@paygrid/testing';
 import { GatewayConfig } from '../../config';
 import { IdempotencyService } from '../idempotency/idempotency.service';
@@ -10,6 +12,7 @@ import { RequestAdmission } from './request-admission';
 /** The authentication round trip that may carry the idempotency claim, against the real Redis. */
 describe('RequestAdmission', () => {
   let redis: Redis;
+  let scripts: RedisScripts;
   let admission: RequestAdmission;
   let idempotency: IdempotencyService;
   const revokedKeyId = `key_${randomUUID()}`;
@@ -18,15 +21,18 @@ describe('RequestAdmission', () => {
 
   beforeAll(async () => {
     redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
-    admission = new RequestAdmission(redis);
+    scripts = RedisScripts.connect(testRedisUrl(), 'request-admission-it', pino({ level: 'silent' }));
+    await scripts.whenConnected();
+    admission = new RequestAdmission(scripts);
     const config = { COMMAND_TIMEOUT_MS: 200, IDEMPOTENCY_RETENTION_HOURS: 24, CARD_TRANSPORT_KEY: randomBytes(32) } as GatewayConfig;
-    idempotency = new IdempotencyService(new IdempotencyStore(redis), config);
+    idempotency = new IdempotencyService(new IdempotencyStore(scripts), config);
     await redis.sadd(REVOKED_KEYS_REDIS_KEY, revokedKeyId);
   });
 
   afterAll(async () => {
     await redis?.srem(REVOKED_KEYS_REDIS_KEY, revokedKeyId);
     redis?.disconnect();
+    await scripts?.close();
   });
 
   it('counts the account\'s requests and answers revocation without a claim', async () => {
@@ -70,13 +76,14 @@ describe('RequestAdmission', () => {
     expect(outcomes.filter((outcome) => outcome.claim?.kind === 'held')).toHaveLength(49);
   });
 
-  it('answers 401 when Redis cannot be asked', async () => {
-    // Never connected, no offline queue: every command fails at once, as when Redis is unreachable.
-    const broken = new Redis(testRedisUrl(), { lazyConnect: true, enableOfflineQueue: false });
-    await expect(new RequestAdmission(broken).admit('key', randomUUID(), 100)).rejects.toMatchObject({
+  it('answers 401 at once when Redis cannot be asked', async () => {
+    // Nothing listens on port 1: the connection never becomes ready, and the scripts connection keeps no
+    // offline queue, so the admission fails without waiting for a reconnection.
+    const unreachable = RedisScripts.connect('redis://127.0.0.1:1', 'request-admission-it-down', pino({ level: 'silent' }));
+    await expect(new RequestAdmission(unreachable).admit('key', randomUUID(), 100)).rejects.toMatchObject({
       status: 401,
       body: { message: 'token dependencies unavailable' },
     });
-    broken.disconnect();
+    await unreachable.close();
   });
 });

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import Redis from 'ioredis';
 import { REVOKED_KEYS_REDIS_KEY } from '@paygrid/contracts';
-import { Errors, REDIS } from '@paygrid/platform';
+import { Errors, luaScript, REDIS_SCRIPTS, RedisScripts } from '@paygrid/platform';
 import { CLAIM_FUNCTION, ClaimResult, claimArguments, claimResultOf, NewRecord, redisKeyOf } from '../idempotency/idempotency.store';
 
 /**
@@ -9,8 +8,9 @@ import { CLAIM_FUNCTION, ClaimResult, claimArguments, claimResultOf, NewRecord, 
  * rate-limit counter (fixed one-second window, decisions §4) and, when the AuthGuard already knows every other
  * check passes, the idempotency claim. One script, so the claim is written only when the key is not revoked
  * and the request is within the limit: a refused request never leaves a record behind, and the errors keep
- * their order (authentication before idempotency). Sent through the connection's auto-pipeline, where the
- * pipeline it replaces was one socket write per request.
+ * their order (authentication before idempotency). Sent on the app's lean scripts connection, with the
+ * idempotency store's scripts (one socket: see idempotency.store.ts); each event-loop turn's scripts leave in
+ * one write.
  */
 const ADMIT = `${CLAIM_FUNCTION}
 local revoked = redis.call('SISMEMBER', KEYS[1], ARGV[1])
@@ -26,26 +26,20 @@ export interface Admission {
   claim?: ClaimResult;
 }
 
-type Script = (...args: (string | number)[]) => Promise<unknown>;
+// One script with or without the claim's key: every key it touches is declared, as Redis asks of a script.
+const ADMIT_SCRIPT = luaScript(ADMIT);
 
 @Injectable()
 export class RequestAdmission {
-  private readonly scripts: { paygridAdmit: Script; paygridAdmitAndClaim: Script };
-
-  constructor(@Inject(REDIS) redis: Redis) {
-    // The same script with and without the claim's key: every key a script touches is declared.
-    redis.defineCommand('paygridAdmit', { numberOfKeys: 2, lua: ADMIT });
-    redis.defineCommand('paygridAdmitAndClaim', { numberOfKeys: 3, lua: ADMIT });
-    this.scripts = redis as unknown as RequestAdmission['scripts'];
-  }
+  constructor(@Inject(REDIS_SCRIPTS) private readonly redis: RedisScripts) {}
 
   async admit(keyId: string, accountId: string, limitPerSecond: number, claim?: NewRecord): Promise<Admission> {
     const windowKey = `paygrid:ratelimit:${accountId}:${Math.floor(Date.now() / 1000)}`;
     let reply: unknown[];
     try {
       reply = (await (claim
-        ? this.scripts.paygridAdmitAndClaim(REVOKED_KEYS_REDIS_KEY, windowKey, redisKeyOf(claim.key), keyId, limitPerSecond, ...claimArguments(claim))
-        : this.scripts.paygridAdmit(REVOKED_KEYS_REDIS_KEY, windowKey, keyId, limitPerSecond))) as unknown[];
+        ? this.redis.run(ADMIT_SCRIPT, [REVOKED_KEYS_REDIS_KEY, windowKey, redisKeyOf(claim.key)], [keyId, limitPerSecond, ...claimArguments(claim)])
+        : this.redis.run(ADMIT_SCRIPT, [REVOKED_KEYS_REDIS_KEY, windowKey], [keyId, limitPerSecond]))) as unknown[];
     } catch {
       throw Errors.unauthorized('token dependencies unavailable');
     }

@@ -25,7 +25,7 @@ import { ClaimResult, RequestIdentity } from './idempotency.store';
  *
  * The record is settled behind the answer, not before it (docs/gateway.md, "Settling the record behind the
  * answer"): the settling script is queued before the response is written, on the connection every later script
- * of this gateway is queued on (ioredis sends that queue in order), so a retry the client sends after reading
+ * of this gateway is queued on (one socket, sent and answered in order), so a retry the client sends after reading
  * the answer finds it settled; the answer does not wait for Redis to say so. A settle that fails leaves the
  * record locked until its lock expires: a retry then takes it over with the same command id and the service
  * answers from its command ledger.

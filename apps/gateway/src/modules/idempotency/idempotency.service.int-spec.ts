@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import { ApiError } from '@paygrid/platform';
+import pino from 'pino';
+import { ApiError, RedisScripts } from '@paygrid/platform';
 import { testRedisUrl } from '@paygrid/testing';
 import { commandIdFor, IdempotencyService } from './idempotency.service';
 import { IdempotencyStore, redisKeyOf } from './idempotency.store';
@@ -9,6 +10,7 @@ import { GatewayConfig } from '../../config';
 /** The idempotency rules of decisions §3 against the real Redis, one rule per test. */
 describe('IdempotencyService', () => {
   let redis: Redis;
+  let scripts: RedisScripts;
   let service: IdempotencyService;
   const account = randomUUID();
   const request = (key: string, overrides: Partial<{ accountId: string; method: string; path: string; body: unknown }> = {}) => ({
@@ -31,13 +33,18 @@ describe('IdempotencyService', () => {
     return claim.owner;
   };
 
-  beforeAll(() => {
+  beforeAll(async () => {
     redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
+    scripts = RedisScripts.connect(testRedisUrl(), 'idempotency-it', pino({ level: 'silent' }));
+    await scripts.whenConnected();
     const config = { COMMAND_TIMEOUT_MS: 200, IDEMPOTENCY_RETENTION_HOURS: 24, CARD_TRANSPORT_KEY: randomBytes(32) } as GatewayConfig;
-    service = new IdempotencyService(new IdempotencyStore(redis), config);
+    service = new IdempotencyService(new IdempotencyStore(scripts), config);
   });
 
-  afterAll(() => redis?.disconnect());
+  afterAll(async () => {
+    redis?.disconnect();
+    await scripts?.close();
+  });
 
   it('lets the first request execute with the command id derived from account and key', async () => {
     const key = randomUUID();

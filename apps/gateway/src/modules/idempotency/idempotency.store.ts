@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import Redis from 'ioredis';
-import { REDIS } from '@paygrid/platform';
+import { luaScript, REDIS_SCRIPTS, RedisScripts } from '@paygrid/platform';
 
 /**
  * The gateway's idempotency records, in Redis: one hash per key, `paygrid:idempotency:<key>`, that
@@ -8,6 +7,9 @@ import { REDIS } from '@paygrid/platform';
  * trip: the claim must read, decide and write atomically (a lock that expired is taken over by exactly
  * one retry), and the writes after it must not re-create a record Redis has dropped (it would then live
  * without an expiry). Lock times use Redis' clock, the one clock every gateway replica shares.
+ *
+ * The scripts run on the app's lean scripts connection (libs/platform redis-scripts.ts), where the admission
+ * script runs too: one socket, so a record's settling and a retry's claim run in the order they were issued.
  *
  * Fields: account, method, path, hash (the keyed request hash), command, locked_until (ms, while
  * processing), status and body (once completed). No request body is stored, only its keyed hash.
@@ -79,43 +81,33 @@ const FORGET = `${OURS}
 redis.call('DEL', KEYS[1])
 return 1`;
 
-type Script = (key: string, ...args: (string | number)[]) => Promise<unknown>;
-interface IdempotencyScripts {
-  idempotencyClaim: Script;
-  idempotencyComplete: Script;
-  idempotencyRelease: Script;
-  idempotencyForget: Script;
-}
+const SCRIPTS = {
+  claim: luaScript(CLAIM),
+  complete: luaScript(COMPLETE),
+  release: luaScript(RELEASE),
+  forget: luaScript(FORGET),
+};
 
 @Injectable()
 export class IdempotencyStore {
-  private readonly scripts: IdempotencyScripts;
-
-  constructor(@Inject(REDIS) redis: Redis) {
-    // defineCommand sends EVALSHA (EVAL once after a Redis restart forgot the script): one round trip.
-    redis.defineCommand('idempotencyClaim', { numberOfKeys: 1, lua: CLAIM });
-    redis.defineCommand('idempotencyComplete', { numberOfKeys: 1, lua: COMPLETE });
-    redis.defineCommand('idempotencyRelease', { numberOfKeys: 1, lua: RELEASE });
-    redis.defineCommand('idempotencyForget', { numberOfKeys: 1, lua: FORGET });
-    this.scripts = redis as unknown as IdempotencyScripts;
-  }
+  constructor(@Inject(REDIS_SCRIPTS) private readonly redis: RedisScripts) {}
 
   async claim(record: NewRecord): Promise<ClaimResult> {
-    return claimResultOf(await this.scripts.idempotencyClaim(redisKeyOf(record.key), ...claimArguments(record)));
+    return claimResultOf(await this.redis.run(SCRIPTS.claim, [redisKeyOf(record.key)], claimArguments(record)));
   }
 
   async complete(key: string, owner: RequestIdentity, status: number, body: string): Promise<void> {
-    await this.scripts.idempotencyComplete(redisKeyOf(key), owner.accountId, owner.requestHash, status, body);
+    await this.redis.run(SCRIPTS.complete, [redisKeyOf(key)], [owner.accountId, owner.requestHash, status, body]);
   }
 
   /** Lets the next retry take over at once (the command's outcome is unknown, not final). */
   async release(key: string, owner: RequestIdentity): Promise<void> {
-    await this.scripts.idempotencyRelease(redisKeyOf(key), owner.accountId, owner.requestHash);
+    await this.redis.run(SCRIPTS.release, [redisKeyOf(key)], [owner.accountId, owner.requestHash]);
   }
 
   /** Removes a claim under which nothing ran (the request failed validation): the key is free again. */
   async forget(key: string, owner: RequestIdentity): Promise<void> {
-    await this.scripts.idempotencyForget(redisKeyOf(key), owner.accountId, owner.requestHash);
+    await this.redis.run(SCRIPTS.forget, [redisKeyOf(key)], [owner.accountId, owner.requestHash]);
   }
 }
 
