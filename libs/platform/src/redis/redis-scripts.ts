@@ -20,7 +20,7 @@ type ScriptClient = ReturnType<typeof createScriptClient>;
  * The connection an app's hot-path Lua scripts run on: the gateway's admission and idempotency record, two
  * scripts a request (docs/gateway.md). It is node-redis' core client, not the app's ioredis connection,
  * because of what a script call costs the caller's one thread: measured on this VM, ~7 µs through ioredis
- * (defineCommand on an auto-pipelined connection: a Command, a Pipeline and five promises a call) against
+ * (defineCommand on an auto-pipelined connection: a Command, a Pipeline and several promises a call) against
  * ~2.8 µs here, about a fifth of an idempotent echo (docs/performance.md §35). ioredis stays for the rest
  * (BullMQ needs it).
  *
