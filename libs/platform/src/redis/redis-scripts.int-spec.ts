@@ -85,7 +85,14 @@ class FakeRedis {
     server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
-      socket.on('data', (data) => this.answer(socket, data.toString()));
+      let pending = Buffer.alloc(0);
+      socket.on('data', (data) => {
+        pending = Buffer.concat([pending, data]);
+        for (let command = takeCommand(pending); command; command = takeCommand(pending)) {
+          pending = pending.subarray(command.length);
+          if (!this.answer(socket, command.name)) return;
+        }
+      });
     });
   }
 
@@ -104,16 +111,38 @@ class FakeRedis {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  private answer(socket: Socket, text: string): void {
-    // Each command is a RESP array whose first bulk string is its name.
-    for (const [, name] of text.matchAll(/\*\d+\r\n\$\d+\r\n([A-Za-z]+)\r\n/g)) {
-      const command = name.toUpperCase();
-      if (command === 'EVALSHA') {
-        this.evalShaCount += 1;
-        socket.destroy();
-        return;
-      }
-      socket.write(command === 'PING' ? '+PONG\r\n' : '+OK\r\n');
+  /** Answers one command; false once it dropped the connection. */
+  private answer(socket: Socket, name: string): boolean {
+    if (name === 'EVALSHA') {
+      this.evalShaCount += 1;
+      socket.destroy();
+      return false;
     }
+    socket.write(name === 'PING' ? '+PONG\r\n' : '+OK\r\n');
+    return true;
   }
+}
+
+/**
+ * The first whole command in `data` (a RESP array of bulk strings): its upper-cased name and its length in
+ * bytes, or undefined while it has not all arrived (a command may come in several reads).
+ */
+function takeCommand(data: Buffer): { name: string; length: number } | undefined {
+  const line = (from: number) => {
+    const end = data.indexOf('\r\n', from);
+    return end < 0 ? undefined : { text: data.toString('latin1', from, end), next: end + 2 };
+  };
+  const header = line(0);
+  if (!header) return undefined;
+  let offset = header.next;
+  let name = '';
+  for (let index = 0; index < Number(header.text.slice(1)); index += 1) {
+    const size = line(offset);
+    if (!size) return undefined;
+    const end = size.next + Number(size.text.slice(1));
+    if (data.length < end + 2) return undefined;
+    if (index === 0) name = data.toString('latin1', size.next, end).toUpperCase();
+    offset = end + 2;
+  }
+  return { name, length: offset };
 }
