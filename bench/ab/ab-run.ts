@@ -12,9 +12,9 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '@paygrid/local-stack';
-import { TARGETS } from '../targets';
 import { ArmSpec, armName, parseAbArguments } from './ab-options';
-import { Arm, comparePairs, Figure, pairedTable, runOrder, RunFigures } from './ab-compare';
+import { Arm, comparePairs, pairedTable, runOrder, RunFigures } from './ab-compare';
+import { BASELINE, C16_RATE, comparedFigures, figuresOf } from './ab-figures';
 
 /**
  * `npm run bench:ab -- [--base <ref>] [--head <ref>] [--env-a K=V]… [--env-b K=V]… [--pairs 3] [--only acquiring]`:
@@ -63,54 +63,6 @@ function prepareArm(arm: ArmSpec): ArmBuild {
     execFileSync('npm', ['run', '-s', 'build'], { cwd: directory, stdio: 'inherit' });
   }
   return { name: armName(arm, `${ref} (${commit.slice(0, 7)})`), directory, env };
-}
-
-/** The two figures a run is compared by besides the targets' own: the ratio's two sides. */
-const BASELINE = 'postgres create-like tx/s (the baseline)';
-const C16_RATE = 'create-intent c16 /s';
-
-/**
- * The create run's figures per create: where the CPU went (milliseconds, which move with the machine) and
- * what the create cost in counts (commits, row writes, WAL, wake-ups), which do not: a change that shows in
- * a count shows in every pair.
- */
-const PER_CREATE =
-  /^(cpu_ms_|commits_per_op_|row_writes_per_op_|wal_kb_per_op$|server_wakeups_per_operation$)/;
-
-/** What a run is compared by: issue 12's targets (the ratio where there is a baseline) and where the CPU went. */
-function figuresOf(document: {
-  targets?: Record<string, { value: number | null }>;
-  results?: Record<string, Record<string, number | string>>;
-}): RunFigures {
-  const figures: RunFigures = {};
-  for (const [name, { value }] of Object.entries(document.targets ?? {}))
-    if (typeof value === 'number') figures[name] = value;
-  const results = document.results ?? {};
-  const baseline = results.postgres_commit?.transactions_per_second;
-  if (typeof baseline === 'number') figures[BASELINE] = baseline;
-  for (const [figure, value] of Object.entries(results.acquiring_create_intent ?? {})) {
-    if (typeof value !== 'number') continue;
-    if (figure === 'acquiring_create_intent_per_second') figures[C16_RATE] = value;
-    if (PER_CREATE.test(figure)) figures[figure] = value;
-  }
-  return figures;
-}
-
-function comparedFigures(runs: RunFigures[]): Figure[] {
-  const present = new Set(runs.flatMap((run) => Object.keys(run)));
-  const targets: Figure[] = TARGETS.map((target) => ({
-    label: target.name,
-    better: target.direction === 'at_least' ? 'higher' : 'lower',
-  }));
-  const others: Figure[] = [
-    { label: BASELINE, better: 'none' },
-    { label: C16_RATE, better: 'higher' },
-    ...[...present]
-      .filter((label) => PER_CREATE.test(label))
-      .sort()
-      .map((label) => ({ label, better: 'lower' as const })),
-  ];
-  return [...targets, ...others].filter((figure) => present.has(figure.label));
 }
 
 function runBench(arm: ArmBuild, sections: string, logFile: string): RunFigures {

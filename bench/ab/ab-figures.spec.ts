@@ -1,0 +1,61 @@
+import { TARGETS } from '../targets';
+import { BASELINE, C16_RATE, comparedFigures, figuresOf } from './ab-figures';
+
+const ECHO_TARGET = TARGETS.find((target) => target.name.startsWith('authenticated idempotent echo'))!.name;
+
+describe('the figures an A/B run is compared by', () => {
+  it('reads an http run: the echo target and both sides of its ratio, with the baseline', () => {
+    const figures = figuresOf({
+      targets: { [ECHO_TARGET]: { value: 0.407 }, 'a target this run did not measure': { value: null } },
+      results: {
+        postgres_commit: { transactions_per_second: 3272.3 },
+        http_noop_c64: { requests_per_second: 41000, p99_ms: 4 },
+        gateway_authenticated_idempotent_c64: { requests_per_second: 16700 },
+      },
+    });
+    expect(figures).toEqual({
+      [ECHO_TARGET]: 0.407,
+      [BASELINE]: 3272.3,
+      'gateway no-op c64 /s': 41000,
+      'authenticated idempotent echo c64 /s': 16700,
+    });
+  });
+
+  it('reads a create run: its rate and its per-create numbers, not its latencies nor text', () => {
+    const figures = figuresOf({
+      results: {
+        acquiring_create_intent: {
+          acquiring_create_intent_per_second: 184.3,
+          cpu_ms_gateway: 1.08,
+          commits_per_op_acquiring: 3.99,
+          p99_ms: 180,
+          cpu_ms_unit: 'ms',
+        },
+      },
+    });
+    expect(figures).toEqual({ [C16_RATE]: 184.3, cpu_ms_gateway: 1.08, commits_per_op_acquiring: 3.99 });
+  });
+
+  it('compares the figures some run produced, targets first, the no-op judged neither way', () => {
+    const runs = [
+      {
+        [ECHO_TARGET]: 0.31,
+        'gateway no-op c64 /s': 42000,
+        'authenticated idempotent echo c64 /s': 13000,
+        [BASELINE]: 3000,
+      },
+      {
+        [ECHO_TARGET]: 0.41,
+        'gateway no-op c64 /s': 41000,
+        'authenticated idempotent echo c64 /s': 16800,
+        [BASELINE]: 3100,
+      },
+    ];
+    expect(comparedFigures(runs)).toEqual([
+      { label: ECHO_TARGET, better: 'higher' },
+      { label: BASELINE, better: 'none' },
+      { label: 'gateway no-op c64 /s', better: 'none' },
+      { label: 'authenticated idempotent echo c64 /s', better: 'higher' },
+    ]);
+  });
+});

@@ -1,0 +1,73 @@
+import { TARGETS } from '../targets';
+import { Figure, RunFigures } from './ab-compare';
+
+/**
+ * What `npm run bench:ab` compares two arms by, read from each run's result document (bench/results/only-*.json):
+ * issue 12's targets, the two sides of the ratios, and where a create's CPU went.
+ */
+
+/** The two figures a run is compared by besides the targets' own: the ratio's two sides. */
+export const BASELINE = 'postgres create-like tx/s (the baseline)';
+export const C16_RATE = 'create-intent c16 /s';
+/**
+ * The echo ratio's two sides, when the http section ran. A change to the gateway's request path should move
+ * the echo and leave the no-op where it was: a no-op that moved too says the machine did (§34).
+ */
+const HTTP_RATES: { label: string; result: string; better: Figure['better'] }[] = [
+  { label: 'gateway no-op c64 /s', result: 'http_noop_c64', better: 'none' },
+  {
+    label: 'authenticated idempotent echo c64 /s',
+    result: 'gateway_authenticated_idempotent_c64',
+    better: 'higher',
+  },
+];
+
+/**
+ * The create run's figures per create: where the CPU went (milliseconds, which move with the machine) and
+ * what the create cost in counts (commits, row writes, WAL, wake-ups), which do not: a change that shows in
+ * a count shows in every pair.
+ */
+const PER_CREATE =
+  /^(cpu_ms_|commits_per_op_|row_writes_per_op_|wal_kb_per_op$|server_wakeups_per_operation$)/;
+
+/** What a run is compared by: issue 12's targets (the ratio where there is a baseline) and where the CPU went. */
+export function figuresOf(document: {
+  targets?: Record<string, { value: number | null }>;
+  results?: Record<string, Record<string, number | string>>;
+}): RunFigures {
+  const figures: RunFigures = {};
+  for (const [name, { value }] of Object.entries(document.targets ?? {}))
+    if (typeof value === 'number') figures[name] = value;
+  const results = document.results ?? {};
+  const baseline = results.postgres_commit?.transactions_per_second;
+  if (typeof baseline === 'number') figures[BASELINE] = baseline;
+  for (const { label, result } of HTTP_RATES) {
+    const rate = results[result]?.requests_per_second;
+    if (typeof rate === 'number') figures[label] = rate;
+  }
+  for (const [figure, value] of Object.entries(results.acquiring_create_intent ?? {})) {
+    if (typeof value !== 'number') continue;
+    if (figure === 'acquiring_create_intent_per_second') figures[C16_RATE] = value;
+    if (PER_CREATE.test(figure)) figures[figure] = value;
+  }
+  return figures;
+}
+
+/** The figures the runs are compared by, in the table's order: those at least one run produced. */
+export function comparedFigures(runs: RunFigures[]): Figure[] {
+  const present = new Set(runs.flatMap((run) => Object.keys(run)));
+  const targets: Figure[] = TARGETS.map((target) => ({
+    label: target.name,
+    better: target.direction === 'at_least' ? 'higher' : 'lower',
+  }));
+  const others: Figure[] = [
+    { label: BASELINE, better: 'none' },
+    { label: C16_RATE, better: 'higher' },
+    ...HTTP_RATES.map(({ label, better }) => ({ label, better })),
+    ...[...present]
+      .filter((label) => PER_CREATE.test(label))
+      .sort()
+      .map((label) => ({ label, better: 'lower' as const })),
+  ];
+  return [...targets, ...others].filter((figure) => present.has(figure.label));
+}
