@@ -8,7 +8,6 @@ import {
   assertPortsFree,
   launchApps,
   provideInfrastructure,
-  redisUrlOnDatabase,
   REPO_ROOT,
   RunningApp,
   StackSettings,
@@ -26,6 +25,7 @@ import { runWebhookBench } from './webhooks/bench-webhooks';
 import { runIssuingBench } from './issuing/bench-issuing';
 import { runAuthorizationBench } from './issuing/bench-authorizations';
 import { runLedgerBench, runPayoutBench } from './payouts/bench-payouts';
+import { BENCH_REDIS_DATABASE, benchRedisUrl, emptyBenchRedis } from './bench-redis';
 
 /**
  * `npm run bench`: every benchmark in one run on this machine, against the real Postgres, Kafka and
@@ -57,6 +57,8 @@ async function main(): Promise<void> {
   let apps: RunningApp[] = [];
   let cpuGroups: CpuGroup[] = [];
   try {
+    const emptied = await emptyBenchRedis(infrastructure.redisUrl);
+    say(`redis database ${BENCH_REDIS_DATABASE} emptied (${emptied} keys of earlier runs)`);
     // Always: every ratio to Postgres needs it.
     say('postgres: create-like transaction (idempotency row + insert + outbox row), 8 clients, 10 s');
     results.postgres_commit = await benchPostgresCommit(appDatabaseUrl(settingsFor(infrastructure, kafkaPrefix), 'paygrid_payouts'));
@@ -160,16 +162,13 @@ async function runHttpSection(gateway: string, token: string, results: Record<st
   results.gateway_authenticated_idempotent_c64 = { ...(await benchAuthenticatedIdempotentEcho(gateway, token, 64)) };
 }
 
-/** The bench stack's Redis logical database (integration tests use 11, e2e 12). */
-const BENCH_REDIS_DATABASE = 13;
-
 function settingsFor(
   infrastructure: { kafkaBrokers: string; databaseServerUrl: string; redisUrl: string },
   kafkaPrefix: string,
 ): StackSettings {
   return {
     ...infrastructure,
-    redisUrl: redisUrlOnDatabase(infrastructure.redisUrl, BENCH_REDIS_DATABASE),
+    redisUrl: benchRedisUrl(infrastructure.redisUrl),
     portOffset: 200,
     databaseSuffix: '_bench',
     kafkaPrefix,

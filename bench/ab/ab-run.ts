@@ -15,6 +15,7 @@ import { REPO_ROOT } from '@paygrid/local-stack';
 import { ArmSpec, armName, parseAbArguments } from './ab-options';
 import { Arm, comparePairs, pairedTable, runOrder, RunFigures } from './ab-compare';
 import { BASELINE, C16_RATE, comparedFigures, figuresOf } from './ab-figures';
+import { emptyBenchRedis } from '../bench-redis';
 
 /**
  * `npm run bench:ab -- [--base <ref>] [--head <ref>] [--env-a K=V]… [--env-b K=V]… [--pairs 3] [--only acquiring]`:
@@ -104,6 +105,8 @@ async function main(): Promise<void> {
   const runs: RunFigures[] = [];
   const runLines: string[] = [];
   for (const [index, arm] of order.entries()) {
+    // Each run starts from an empty Redis database, whatever its arm's bench does (an older one did not).
+    await emptyBenchRedis();
     const at = new Date().toISOString().slice(11, 16);
     const figures = runBench(arms[arm], sections, path.join(logs, `run-${index + 1}-${arm}.log`));
     runs.push(figures);
