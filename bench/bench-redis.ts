@@ -1,16 +1,11 @@
 import Redis from 'ioredis';
-import { redisUrlOnDatabase } from '@paygrid/local-stack';
+import { localRedisServerUrl, redisUrlOnDatabase } from '@paygrid/local-stack';
 import { waitFor } from '@paygrid/testing';
 
 /** The bench stack's Redis logical database (integration tests use 11, e2e 12, chaos 14). */
 export const BENCH_REDIS_DATABASE = 13;
 
-/** The Redis server the bench uses when REDIS_URL names none, as deploy/local/infrastructure.ts has it. */
-export function benchRedisServerUrl(): string {
-  return process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-}
-
-export function benchRedisUrl(serverUrl = benchRedisServerUrl()): string {
+export function benchRedisUrl(serverUrl: string): string {
   return redisUrlOnDatabase(serverUrl, BENCH_REDIS_DATABASE);
 }
 
@@ -24,7 +19,7 @@ export function benchRedisUrl(serverUrl = benchRedisServerUrl()): string {
  * clients; the bench then waits until that thread is done, so its freeing (22 s of a core for 5.3 million
  * keys) does not overlap the measurements.
  */
-export async function emptyBenchRedis(serverUrl = benchRedisServerUrl()): Promise<number> {
+export async function emptyBenchRedis(serverUrl = localRedisServerUrl()): Promise<number> {
   const redis = new Redis(benchRedisUrl(serverUrl), { maxRetriesPerRequest: 2 });
   try {
     const keys = await redis.dbsize();

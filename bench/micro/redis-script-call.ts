@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import pino from 'pino';
 import { luaScript, RedisScripts } from '@paygrid/platform';
+import { localRedisServerUrl } from '@paygrid/local-stack';
 
 /**
  * What one Lua script call costs the calling process's CPU, through the two Redis clients of the stack
@@ -44,7 +45,7 @@ async function microsecondsPerCall(call: Call): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const url = localRedisServerUrl();
   const ioredis = new Redis(url, { enableAutoPipelining: true, maxRetriesPerRequest: 2 });
   ioredis.defineCommand('benchScript', { numberOfKeys: 1, lua: LUA });
   const viaIoredis = (

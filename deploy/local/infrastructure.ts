@@ -30,6 +30,11 @@ export interface Infrastructure {
   release(): Promise<void>;
 }
 
+/** The Redis server of the local stack, its tests and its bench: REDIS_URL, or the machine's own. */
+export function localRedisServerUrl(): string {
+  return process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+}
+
 export async function provideInfrastructure(
   log: (line: string) => void,
   databaseSuffix = '',
@@ -42,7 +47,7 @@ export async function provideInfrastructure(
 ): Promise<Infrastructure> {
   const externalKafka = process.env.KAFKA_BROKERS;
   const databaseServerUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const redisUrl = localRedisServerUrl();
 
   const kafkaPort = process.env.KAFKA_PORT ?? '9092';
   let kafkaBrokers = externalKafka ?? `127.0.0.1:${kafkaPort}`;

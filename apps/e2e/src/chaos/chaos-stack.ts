@@ -17,6 +17,7 @@ import {
   appPort,
   AppSupervisor,
   assertPortsFree,
+  localRedisServerUrl,
   redisUrlOnDatabase,
   REPO_ROOT,
   StackSettings,
@@ -57,7 +58,7 @@ export class ChaosStack {
   static async start(options: ChaosStackOptions, say: (line: string) => void): Promise<ChaosStack> {
     const databaseServerUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
     const redisUrl = redisUrlOnDatabase(
-      process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      localRedisServerUrl(),
       CHAOS_REDIS_DATABASE,
     );
     const names = new KafkaNames(`paygrid-chaos-${Date.now().toString(36)}`);
