@@ -31,7 +31,7 @@ describe('RedisScripts', () => {
     await reader.del(key);
   });
 
-  it('sends a script Redis does not know as EVAL, once', async () => {
+  it('runs a script Redis does not know, by sending its text', async () => {
     // A body no Redis has seen: its EVALSHA is refused with NOSCRIPT, as after a restart or SCRIPT FLUSH.
     const fresh = luaScript(`-- ${randomUUID()}\nreturn ARGV[1]`);
     expect(await reader.script('EXISTS', fresh.sha)).toEqual([0]);

@@ -65,10 +65,11 @@ export class RedisScripts {
 
   /** Runs the script by its SHA, or by its text once when Redis has forgotten it. */
   run(script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    const tail = [String(keys.length), ...keys, ...args.map(String)];
-    return this.client.sendCommand(['EVALSHA', script.sha, ...tail]).catch((error: unknown) => {
+    const command = ['EVALSHA', script.sha, String(keys.length), ...keys, ...args.map(String)];
+    return this.client.sendCommand(command).catch((error: unknown) => {
       if (!isNoScript(error)) throw error;
-      return this.client.sendCommand(['EVAL', script.lua, ...tail]);
+      // Rare (a restart, SCRIPT FLUSH): the same arguments behind the script's text.
+      return this.client.sendCommand(['EVAL', script.lua, ...command.slice(2)]);
     });
   }
 
