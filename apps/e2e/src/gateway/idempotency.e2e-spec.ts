@@ -7,7 +7,7 @@ import { companySubAccount } from '../support/fixtures';
 import { KafkaNames } from '@paygrid/platform';
 import { BusCapture } from '../support/bus-capture';
 import { killApp, pauseApp, resumeApp, startAppAgain } from '../support/stack-control';
-import { e2eKafkaPrefix } from '../support/stack-settings';
+import { e2eInfrastructure, e2eKafkaPrefix } from '../support/stack-settings';
 
 /**
  * Idempotency as decisions §3 defines it, against the running stack: replay byte for byte, every
@@ -19,7 +19,7 @@ const CREATE = '/v1/accounts/create_accounts';
 
 /** The gateway's record of a key, in the e2e stack's Redis (apps/gateway idempotency.store.ts). */
 async function onIdempotencyRecord<T>(key: string, use: (redis: Redis, redisKey: string) => Promise<T>): Promise<T> {
-  const redis = new Redis(process.env.PAYGRID_E2E_REDIS ?? 'redis://127.0.0.1:6379');
+  const redis = new Redis(e2eInfrastructure().redisUrl);
   try {
     return await use(redis, `paygrid:idempotency:${key}`);
   } finally {

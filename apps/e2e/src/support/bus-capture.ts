@@ -1,4 +1,5 @@
 import { Admin, Consumer, IHeaders, Kafka, logLevel } from 'kafkajs';
+import { e2eKafkaBrokers } from './stack-settings';
 
 /**
  * Records every message that reaches the given topics from now on, as the broker holds it (key,
@@ -22,7 +23,7 @@ export class BusCapture {
   static async start(topics: string[]): Promise<BusCapture> {
     const kafka = new Kafka({
       clientId: 'e2e-bus-capture',
-      brokers: (process.env.PAYGRID_E2E_BROKERS ?? '127.0.0.1:9092').split(','),
+      brokers: e2eKafkaBrokers(),
       logLevel: logLevel.NOTHING,
     });
     const starts = await latestOffsets(kafka.admin(), topics);

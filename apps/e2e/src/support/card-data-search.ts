@@ -5,7 +5,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { KafkaNames } from '@paygrid/platform';
 import { waitFor } from '@paygrid/testing';
 import { queryE2eDatabase } from './databases';
-import { E2E_LOG_DIRECTORY, e2eKafkaPrefix } from './stack-settings';
+import { E2E_LOG_DIRECTORY, e2eInfrastructure, e2eKafkaBrokers, e2eKafkaPrefix } from './stack-settings';
 
 /**
  * Architecture rule 7, searched the way an auditor would: every place data lands (databases, service logs,
@@ -49,7 +49,7 @@ export class CardDataSearch {
   }
 
   async searchKafka(): Promise<string[]> {
-    const kafka = new Kafka({ clientId: 'card-data-audit', brokers: (process.env.PAYGRID_E2E_BROKERS ?? '127.0.0.1:9092').split(','), logLevel: logLevel.NOTHING });
+    const kafka = new Kafka({ clientId: 'card-data-audit', brokers: e2eKafkaBrokers(), logLevel: logLevel.NOTHING });
     const admin = kafka.admin();
     await admin.connect();
     const topics = new KafkaNames(e2eKafkaPrefix()).topics().map((topic) => topic.name);
@@ -80,7 +80,7 @@ export class CardDataSearch {
   }
 
   async searchRedis(): Promise<string[]> {
-    const redis = new Redis(process.env.PAYGRID_E2E_REDIS ?? 'redis://127.0.0.1:6379');
+    const redis = new Redis(e2eInfrastructure().redisUrl);
     const hits: string[] = [];
     try {
       let cursor = '0';

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { e2eInfrastructure } from './stack-settings';
 
 /** Read-only peeks into the e2e stack's databases, for assertions that the API cannot show. */
 export async function queryE2eDatabase<T = Record<string, unknown>>(
@@ -6,7 +7,7 @@ export async function queryE2eDatabase<T = Record<string, unknown>>(
   sql: string,
   params: unknown[] = [],
 ): Promise<T[]> {
-  const url = new URL(process.env.PAYGRID_E2E_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const url = new URL(e2eInfrastructure().databaseServerUrl);
   url.pathname = `/${database}_e2e`;
   const client = new Client({ connectionString: url.toString() });
   await client.connect();

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { REPO_ROOT } from '@paygrid/local-stack';
-import { e2eKafkaPrefix, E2E_LEDGER_VERDICT_FILE } from './stack-settings';
+import { e2eInfrastructure, e2eKafkaPrefix, E2E_LEDGER_VERDICT_FILE } from './stack-settings';
 
 /**
  * `npm run paygrid -- ledger verify` against the e2e stack: the compiled CLI (global-setup built it), on
@@ -11,7 +11,7 @@ export function runLedgerVerify(): { status: number | null; stderr: string; stdo
   const run = spawnSync('node', ['-r', './deploy/local/register-paths.js', 'dist/tools/cli/src/main.js', 'ledger', 'verify', '--settle-wait', '30000'], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
-    env: { ...process.env, KAFKA_BROKERS: process.env.PAYGRID_E2E_BROKERS ?? '127.0.0.1:9092', KAFKA_PREFIX: e2eKafkaPrefix(), PAYGRID_CLI_TIMEOUT_MS: '20000' },
+    env: { ...process.env, KAFKA_BROKERS: e2eInfrastructure().kafkaBrokers, KAFKA_PREFIX: e2eKafkaPrefix(), PAYGRID_CLI_TIMEOUT_MS: '20000' },
     timeout: 90_000,
   });
   return { status: run.status, stderr: run.stderr, stdout: run.stdout };

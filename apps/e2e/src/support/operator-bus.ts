@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { CreatedCredential, CredentialCommand, CredentialPermission, CredentialView } from '@paygrid/contracts';
 import { CommandBus, KafkaNames, Metrics } from '@paygrid/platform';
-import { e2eKafkaPrefix } from './stack-settings';
+import { e2eKafkaBrokers, e2eKafkaPrefix } from './stack-settings';
 
 /**
  * The operator path (what `npm run paygrid -- keys ...` does): commands straight onto the bus, with no
@@ -11,7 +11,7 @@ export async function withOperatorBus<T>(work: (bus: CommandBus) => Promise<T>):
   const bus = new CommandBus(
     {
       clientId: 'e2e-operator',
-      brokers: (process.env.PAYGRID_E2E_BROKERS ?? '127.0.0.1:9092').split(','),
+      brokers: e2eKafkaBrokers(),
       names: new KafkaNames(e2eKafkaPrefix()),
       group: `e2e-operator-${process.pid}-${Date.now()}`,
       timeoutMs: 15_000,

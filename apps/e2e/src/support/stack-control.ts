@@ -2,7 +2,7 @@ import { APP_CATALOG, AppName } from '@paygrid/platform';
 import { launchApp, RunningApp, waitUntilReady } from '@paygrid/local-stack';
 import { waitFor } from '@paygrid/testing';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { e2eSettings, E2E_PIDS_FILE } from './stack-settings';
+import { e2eInfrastructure, e2eSettings, E2E_PIDS_FILE } from './stack-settings';
 
 /**
  * Lets a test take an app of the e2e stack down and bring it back, to prove behaviour across
@@ -64,11 +64,7 @@ export function startExtraInstance(name: AppName, extraPortOffset: number, extra
 async function launchReady(name: AppName, extraPortOffset: number, extraEnv: Record<string, string>): Promise<RunningApp> {
   const descriptor = APP_CATALOG.find((app) => app.name === name);
   if (!descriptor) throw new Error(`unknown app ${name}`);
-  const settings = e2eSettings({
-    kafkaBrokers: process.env.PAYGRID_E2E_BROKERS ?? '127.0.0.1:9092',
-    databaseServerUrl: process.env.PAYGRID_E2E_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-    redisUrl: process.env.PAYGRID_E2E_REDIS ?? 'redis://127.0.0.1:6379',
-  });
+  const settings = e2eSettings(e2eInfrastructure());
   const app = launchApp(
     { ...settings, portOffset: settings.portOffset + extraPortOffset, extraEnv: { ...settings.extraEnv, ...extraEnv } },
     descriptor,

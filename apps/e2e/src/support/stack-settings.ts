@@ -20,9 +20,37 @@ export const E2E_REDIS_DATABASE = 12;
 
 /** The run's Kafka prefix, chosen by global-setup and handed to test files through the environment. */
 export function e2eKafkaPrefix(): string {
-  const prefix = process.env.PAYGRID_E2E_KAFKA_PREFIX;
-  if (!prefix) throw new Error('PAYGRID_E2E_KAFKA_PREFIX is not set: e2e suites run under apps/e2e global-setup');
-  return prefix;
+  return setByGlobalSetup('PAYGRID_E2E_KAFKA_PREFIX');
+}
+
+/** Where the run's stack found Kafka, Postgres and Redis (the Redis URL on the e2e stack's logical database). */
+export interface E2eInfrastructure {
+  kafkaBrokers: string;
+  databaseServerUrl: string;
+  redisUrl: string;
+}
+
+/**
+ * The run's infrastructure, handed to test files through the environment by global-setup. No fallback
+ * address: a default would point a suite at Redis database 0 or at another broker than the stack's.
+ */
+export function e2eInfrastructure(): E2eInfrastructure {
+  return {
+    kafkaBrokers: setByGlobalSetup('PAYGRID_E2E_BROKERS'),
+    databaseServerUrl: setByGlobalSetup('PAYGRID_E2E_DATABASE_SERVER'),
+    redisUrl: setByGlobalSetup('PAYGRID_E2E_REDIS'),
+  };
+}
+
+/** The run's brokers as a kafkajs client takes them. */
+export function e2eKafkaBrokers(): string[] {
+  return e2eInfrastructure().kafkaBrokers.split(',');
+}
+
+function setByGlobalSetup(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: e2e suites run under apps/e2e global-setup`);
+  return value;
 }
 
 /** Short enough that the kill-and-retry tests do not wait long, long enough for a loaded CI box. */
