@@ -26,6 +26,7 @@ import { runIssuingBench } from './issuing/bench-issuing';
 import { runAuthorizationBench } from './issuing/bench-authorizations';
 import { runLedgerBench, runPayoutBench } from './payouts/bench-payouts';
 import { BENCH_REDIS_DATABASE, benchRedisUrl, emptyBenchRedis } from './bench-redis';
+import { startCpuSpeedSampler } from './cpu-probe';
 
 /**
  * `npm run bench`: every benchmark in one run on this machine, against the real Postgres, Kafka and
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
   const only = selectedSections(process.argv.slice(2));
   const selected = (name: SectionName) => only === null || only.includes(name);
   const results: Record<string, Section> = {};
+  // The machine's speed through the run, read per measured window (cpu-probe.ts).
+  const cpuSpeed = startCpuSpeedSampler();
   const kafkaPrefix = `paygrid-bench-${Date.now().toString(36)}`;
   const infrastructure = await provideInfrastructure(say, '_bench', { recreateDatabases: true, kafkaPrefix });
   let apps: RunningApp[] = [];
@@ -61,7 +64,9 @@ async function main(): Promise<void> {
     say(`redis database ${BENCH_REDIS_DATABASE} emptied (${emptied} keys of earlier runs)`);
     // Always: every ratio to Postgres needs it.
     say('postgres: create-like transaction (idempotency row + insert + outbox row), 8 clients, 10 s');
+    const baselineStart = Date.now();
     results.postgres_commit = await benchPostgresCommit(appDatabaseUrl(settingsFor(infrastructure, kafkaPrefix), 'paygrid_payouts'));
+    Object.assign(results.postgres_commit, cpuSpeed.between(baselineStart, Date.now()));
     if (selected('baselines')) {
       say('kafka: request/reply round trip');
       results.kafka_request_reply = await benchKafkaRoundTrip(infrastructure.kafkaBrokers, kafkaPrefix);
@@ -88,6 +93,7 @@ async function main(): Promise<void> {
           cpuGroups,
           databases: { serverUrl: infrastructure.databaseServerUrl, suffix: settings.databaseSuffix },
           kafkaBrokers: infrastructure.kafkaBrokers,
+          cpuSpeed: (fromMs, toMs) => cpuSpeed.between(fromMs, toMs),
           appMetricsPages: APP_CATALOG.map((app) => ({ app: app.name, url: `http://127.0.0.1:${app.port + settings.portOffset}/metrics` })),
           say,
         });
@@ -123,7 +129,9 @@ async function main(): Promise<void> {
     await stopApps(apps);
     await deleteStackTopics(infrastructure.kafkaBrokers.split(','), new KafkaNames(kafkaPrefix)).catch(() => undefined);
     await infrastructure.release();
+    await cpuSpeed.stop();
   }
+  results.cpu_speed = cpuSpeed.between(0, Date.now());
   write(results, only);
 }
 
@@ -222,10 +230,27 @@ function write(results: Record<string, Section>, only: SectionName[] | null): vo
   }
   const heading = `# Benchmarks (${document.recorded_at}, ${document.machine}${only ? `, sections: ${only.join(', ')}` : ''})`;
   const readingLine = c16ReadingLine(reading, cores);
-  const targetsBlock = readingLine ? `${targetTable(outcomes)}\n\n${readingLine}` : targetTable(outcomes);
+  const notes = [readingLine, cpuSpeedLine(results)].filter(Boolean).join(' ');
+  const targetsBlock = notes ? `${targetTable(outcomes)}\n\n${notes}` : targetTable(outcomes);
   const table = `${heading}\n\n## Targets (issue 12)\n\n${targetsBlock}\n\n## Figures\n\n${lines.join('\n')}\n`;
   writeFileSync(path.join(directory, `${name}.md`), table);
   process.stdout.write(`\n${lines.join('\n')}\n\n${targetsBlock}\n\nwritten to bench/results/${name}.json and ${name}.md\n`);
+}
+
+/** Under the targets: the machine's speed the absolute figures were taken at (§36). */
+function cpuSpeedLine(results: Record<string, Section>): string {
+  const during = [
+    ['postgres_commit', 'the baseline'],
+    ['acquiring_create_intent', 'c16'],
+    ['cpu_speed', 'the whole run'],
+  ]
+    .filter(([section]) => results[section]?.cpu_speed_memory_ms !== undefined)
+    .map(
+      ([section, window]) =>
+        `${results[section].cpu_speed_memory_ms} / ${results[section].cpu_speed_integer_ms} ms during ${window}`,
+    );
+  if (during.length === 0) return '';
+  return `CPU speed (§36; median CPU time of the probe's memory / integer chunk, lower is faster): ${during.join(', ')}.`;
 }
 
 function machine(): string {

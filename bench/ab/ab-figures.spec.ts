@@ -36,6 +36,40 @@ describe('the figures an A/B run is compared by', () => {
     expect(figures).toEqual({ [C16_RATE]: 184.3, cpu_ms_gateway: 1.08, commits_per_op_acquiring: 3.99 });
   });
 
+  it("reads the machine's speed in the baseline's and the c16 run's windows, and compares by it neither way", () => {
+    const figures = figuresOf({
+      results: {
+        postgres_commit: {
+          transactions_per_second: 1200,
+          cpu_speed_memory_ms: 4.1,
+          cpu_speed_integer_ms: 2.31,
+        },
+        acquiring_create_intent: {
+          acquiring_create_intent_per_second: 110,
+          cpu_speed_memory_ms: 6.2,
+          cpu_speed_integer_ms: 2.4,
+          cpu_speed_samples: 40,
+        },
+      },
+    });
+    expect(figures).toEqual({
+      [BASELINE]: 1200,
+      [C16_RATE]: 110,
+      'CPU speed, memory chunk ms (baseline)': 4.1,
+      'CPU speed, memory chunk ms (c16)': 6.2,
+      'CPU speed, integer chunk ms (baseline)': 2.31,
+      'CPU speed, integer chunk ms (c16)': 2.4,
+    });
+    expect(comparedFigures([figures])).toEqual([
+      { label: BASELINE, better: 'none' },
+      { label: C16_RATE, better: 'higher' },
+      { label: 'CPU speed, memory chunk ms (baseline)', better: 'none' },
+      { label: 'CPU speed, memory chunk ms (c16)', better: 'none' },
+      { label: 'CPU speed, integer chunk ms (baseline)', better: 'none' },
+      { label: 'CPU speed, integer chunk ms (c16)', better: 'none' },
+    ]);
+  });
+
   it('compares the figures some run produced, targets first, the no-op judged neither way', () => {
     const runs = [
       {

@@ -23,6 +23,17 @@ const HTTP_RATES: { label: string; result: string; better: Figure['better'] }[] 
 ];
 
 /**
+ * The machine's speed during the baseline and the c16 run (bench/cpu-probe.ts): not a result of either arm,
+ * but it says whether a pair's two runs met the same machine.
+ */
+const CPU_SPEED: { label: string; section: string; figure: string }[] = [
+  { label: 'CPU speed, memory chunk ms (baseline)', section: 'postgres_commit', figure: 'cpu_speed_memory_ms' },
+  { label: 'CPU speed, memory chunk ms (c16)', section: 'acquiring_create_intent', figure: 'cpu_speed_memory_ms' },
+  { label: 'CPU speed, integer chunk ms (baseline)', section: 'postgres_commit', figure: 'cpu_speed_integer_ms' },
+  { label: 'CPU speed, integer chunk ms (c16)', section: 'acquiring_create_intent', figure: 'cpu_speed_integer_ms' },
+];
+
+/**
  * The create run's figures per create: where the CPU went (milliseconds, which move with the machine) and
  * what the create cost in counts (commits, row writes, WAL, wake-ups), which do not: a change that shows in
  * a count shows in every pair.
@@ -45,6 +56,10 @@ export function figuresOf(document: {
     const rate = results[result]?.requests_per_second;
     if (typeof rate === 'number') figures[label] = rate;
   }
+  for (const { label, section, figure } of CPU_SPEED) {
+    const milliseconds = results[section]?.[figure];
+    if (typeof milliseconds === 'number') figures[label] = milliseconds;
+  }
   for (const [figure, value] of Object.entries(results.acquiring_create_intent ?? {})) {
     if (typeof value !== 'number') continue;
     if (figure === 'acquiring_create_intent_per_second') figures[C16_RATE] = value;
@@ -64,6 +79,7 @@ export function comparedFigures(runs: RunFigures[]): Figure[] {
     { label: BASELINE, better: 'none' },
     { label: C16_RATE, better: 'higher' },
     ...HTTP_RATES.map(({ label, better }) => ({ label, better })),
+    ...CPU_SPEED.map(({ label }) => ({ label, better: 'none' as const })),
     ...[...present]
       .filter((label) => PER_CREATE.test(label))
       .sort()

@@ -50,6 +50,8 @@ export interface CreateLoadOptions {
    * (direct or through the queue), acquiring's outbox relay batches, every app's garbage-collection pauses.
    */
   appMetricsPages: AppMetricsPage[];
+  /** The machine's speed over a window (cpu-probe.ts), read for the c16 run's. */
+  cpuSpeed?: (fromMs: number, toMs: number) => Record<string, number>;
   say: (line: string) => void;
 }
 
@@ -185,6 +187,7 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         ...databaseWork,
         ...walPerOperation(serverBefore.wal, serverAfter.wal, creates),
         ...machineCpuBetween(machineBefore, machineAfter, creates),
+        ...(options.cpuSpeed?.(runStart, runEnd) ?? {}),
         offset_commit_records_per_op: perCreate(offsetsAfter - offsetsBefore),
         webhook_deliveries_measured: webhook.count,
         webhook_commit_to_receiver_p50_ms: webhook.p50_ms,
