@@ -20,7 +20,8 @@ import { round } from './stats';
  *
  * CPU time, not the wall clock: a window in which the stack keeps both cores busy does not read as a slow
  * machine because the probe waited for a core. What it does read is contention for the core's caches, so
- * under c16 the stack's work beside it is part of the reading. It costs about 1 % of a core.
+ * under c16 the stack's work beside it is part of the reading. It costs about 1 % of a core, and runs only
+ * during the baseline and the acquiring section, the windows the bench reads it for.
  */
 const INTEGER_ITERATIONS = 1_000_000;
 const MEMORY_STEPS = 30_000;
@@ -36,24 +37,41 @@ export interface SpeedSample {
   cpuMs: number;
 }
 
-export interface CpuSpeedSampler {
-  /** The medians of each kind's samples taken inside [fromMs, toMs], and how many there were. */
-  between(fromMs: number, toMs: number): Record<string, number>;
-  stop(): Promise<void>;
-}
+/**
+ * The probe's samples over a bench run. The thread runs only inside the windows the bench reads it for
+ * (`during`), so the sections it is not read for (the HTTP benches) run without it.
+ */
+export class CpuSpeedProbe {
+  private readonly samples: SpeedSample[] = [];
 
-export function startCpuSpeedSampler(): CpuSpeedSampler {
-  const samples: SpeedSample[] = [];
-  const worker = new Worker(__filename, { workerData: { intervalMs: INTERVAL_MS } satisfies ThreadData });
-  worker.on('message', (sample: SpeedSample) => samples.push(sample));
-  // The bench must not wait on its probe to exit.
-  worker.unref();
-  return {
-    between: (fromMs, toMs) => windowFigures(samples, fromMs, toMs),
-    stop: async () => {
+  /** Runs `work` with the probe's thread sampling, once the thread has built its walk and compiled its chunks. */
+  async during<T>(work: () => Promise<T>): Promise<T> {
+    const worker = new Worker(__filename, { workerData: { intervalMs: INTERVAL_MS } satisfies ThreadData });
+    await new Promise<void>((resolve, reject) => {
+      worker.once('error', reject);
+      worker.once('message', (message: FromThread) =>
+        message === 'ready' ? resolve() : reject(new Error('the CPU probe sampled before it said it was ready')),
+      );
+    });
+    worker.on('message', (sample: FromThread) => {
+      if (sample !== 'ready') this.samples.push(sample);
+    });
+    try {
+      return await work();
+    } finally {
       await worker.terminate();
-    },
-  };
+    }
+  }
+
+  /** Each kind's median over the samples taken inside [fromMs, toMs], and how many there were. */
+  between(fromMs: number, toMs: number): Record<string, number> {
+    return windowFigures(this.samples, fromMs, toMs);
+  }
+
+  /** The same over every sample of the run. */
+  all(): Record<string, number> {
+    return speedFigures(this.samples);
+  }
 }
 
 /** The figures of the samples taken inside [fromMs, toMs]. */
@@ -131,6 +149,7 @@ export function threadCpuNs(): number {
 interface ThreadData {
   intervalMs: number;
 }
+type FromThread = 'ready' | SpeedSample;
 
 if (!isMainThread && parentPort) {
   const port = parentPort;
@@ -144,6 +163,7 @@ if (!isMainThread && parentPort) {
   };
   // Compiled before the first timed chunk, so no sample is the interpreter's.
   for (let warm = 0; warm < 5; warm++) Object.values(chunks).forEach((chunk) => chunk());
+  port.postMessage('ready' satisfies FromThread);
   let last: { kind: ChunkKind; cpuNs: number } | undefined;
   setInterval(() => {
     const cpuNs = threadCpuNs();

@@ -26,7 +26,7 @@ import { runIssuingBench } from './issuing/bench-issuing';
 import { runAuthorizationBench } from './issuing/bench-authorizations';
 import { runLedgerBench, runPayoutBench } from './payouts/bench-payouts';
 import { BENCH_REDIS_DATABASE, benchRedisUrl, emptyBenchRedis } from './bench-redis';
-import { startCpuSpeedSampler } from './cpu-probe';
+import { CpuSpeedProbe } from './cpu-probe';
 
 /**
  * `npm run bench`: every benchmark in one run on this machine, against the real Postgres, Kafka and
@@ -53,8 +53,8 @@ async function main(): Promise<void> {
   const only = selectedSections(process.argv.slice(2));
   const selected = (name: SectionName) => only === null || only.includes(name);
   const results: Record<string, Section> = {};
-  // The machine's speed through the run, read per measured window (cpu-probe.ts).
-  const cpuSpeed = startCpuSpeedSampler();
+  // The machine's speed in the windows it is read for (cpu-probe.ts).
+  const cpuSpeed = new CpuSpeedProbe();
   const kafkaPrefix = `paygrid-bench-${Date.now().toString(36)}`;
   const infrastructure = await provideInfrastructure(say, '_bench', { recreateDatabases: true, kafkaPrefix });
   let apps: RunningApp[] = [];
@@ -65,7 +65,9 @@ async function main(): Promise<void> {
     // Always: every ratio to Postgres needs it.
     say('postgres: create-like transaction (idempotency row + insert + outbox row), 8 clients, 10 s');
     const baselineStart = Date.now();
-    results.postgres_commit = await benchPostgresCommit(appDatabaseUrl(settingsFor(infrastructure, kafkaPrefix), 'paygrid_payouts'));
+    results.postgres_commit = await cpuSpeed.during(() =>
+      benchPostgresCommit(appDatabaseUrl(settingsFor(infrastructure, kafkaPrefix), 'paygrid_payouts')),
+    );
     Object.assign(results.postgres_commit, cpuSpeed.between(baselineStart, Date.now()));
     if (selected('baselines')) {
       say('kafka: request/reply round trip');
@@ -87,7 +89,7 @@ async function main(): Promise<void> {
     if (selected('http')) await runHttpSection(gateway, await issueToken(gateway), results);
     if (selected('acquiring'))
       await optional('acquiring: create intent with card (auto-capture), webhooks delivered to a local receiver', async () => {
-        const sections = await runCreateLoad({
+        const sections = await cpuSpeed.during(() => runCreateLoad({
           gateway,
           credentials: master,
           cpuGroups,
@@ -96,7 +98,7 @@ async function main(): Promise<void> {
           cpuSpeed: (fromMs, toMs) => cpuSpeed.between(fromMs, toMs),
           appMetricsPages: APP_CATALOG.map((app) => ({ app: app.name, url: `http://127.0.0.1:${app.port + settings.portOffset}/metrics` })),
           say,
-        });
+        }));
         Object.assign(results, sections);
         results.acquiring_create_intent.vs_postgres_commit_rate = vsPostgres(results.acquiring_create_intent.acquiring_create_intent_per_second);
       });
@@ -129,9 +131,8 @@ async function main(): Promise<void> {
     await stopApps(apps);
     await deleteStackTopics(infrastructure.kafkaBrokers.split(','), new KafkaNames(kafkaPrefix)).catch(() => undefined);
     await infrastructure.release();
-    await cpuSpeed.stop();
   }
-  results.cpu_speed = cpuSpeed.between(0, Date.now());
+  results.cpu_speed = cpuSpeed.all();
   write(results, only);
 }
 
@@ -242,7 +243,7 @@ function cpuSpeedLine(results: Record<string, Section>): string {
   const during = [
     ['postgres_commit', 'the baseline'],
     ['acquiring_create_intent', 'c16'],
-    ['cpu_speed', 'the whole run'],
+    ['cpu_speed', 'the baseline and the acquiring section'],
   ]
     .filter(([section]) => results[section]?.cpu_speed_memory_ms !== undefined)
     .map(
