@@ -21,19 +21,26 @@ describe('the figures an A/B run is compared by', () => {
     });
   });
 
-  it('reads a create run: its rate and its per-create numbers, not its latencies nor text', () => {
+  it('reads a create run: its rate and its per-create numbers (GC pauses too), not its latencies, averages nor text', () => {
     const figures = figuresOf({
       results: {
         acquiring_create_intent: {
           acquiring_create_intent_per_second: 184.3,
           cpu_ms_gateway: 1.08,
+          gc_pause_ms_per_op_gateway: 0.05,
+          gc_scavenge_avg_ms_gateway: 0.9,
           commits_per_op_acquiring: 3.99,
           p99_ms: 180,
           cpu_ms_unit: 'ms',
         },
       },
     });
-    expect(figures).toEqual({ [C16_RATE]: 184.3, cpu_ms_gateway: 1.08, commits_per_op_acquiring: 3.99 });
+    expect(figures).toEqual({
+      [C16_RATE]: 184.3,
+      cpu_ms_gateway: 1.08,
+      gc_pause_ms_per_op_gateway: 0.05,
+      commits_per_op_acquiring: 3.99,
+    });
   });
 
   it("reads the machine's speed in the baseline's and the c16 run's windows, and compares by it neither way", () => {

@@ -27,19 +27,36 @@ const HTTP_RATES: { label: string; result: string; better: Figure['better'] }[] 
  * but it says whether a pair's two runs met the same machine.
  */
 const CPU_SPEED: { label: string; section: string; figure: string }[] = [
-  { label: 'CPU speed, memory chunk ms (baseline)', section: 'postgres_commit', figure: 'cpu_speed_memory_ms' },
-  { label: 'CPU speed, memory chunk ms (c16)', section: 'acquiring_create_intent', figure: 'cpu_speed_memory_ms' },
-  { label: 'CPU speed, integer chunk ms (baseline)', section: 'postgres_commit', figure: 'cpu_speed_integer_ms' },
-  { label: 'CPU speed, integer chunk ms (c16)', section: 'acquiring_create_intent', figure: 'cpu_speed_integer_ms' },
+  {
+    label: 'CPU speed, memory chunk ms (baseline)',
+    section: 'postgres_commit',
+    figure: 'cpu_speed_memory_ms',
+  },
+  {
+    label: 'CPU speed, memory chunk ms (c16)',
+    section: 'acquiring_create_intent',
+    figure: 'cpu_speed_memory_ms',
+  },
+  {
+    label: 'CPU speed, integer chunk ms (baseline)',
+    section: 'postgres_commit',
+    figure: 'cpu_speed_integer_ms',
+  },
+  {
+    label: 'CPU speed, integer chunk ms (c16)',
+    section: 'acquiring_create_intent',
+    figure: 'cpu_speed_integer_ms',
+  },
 ];
 
 /**
- * The create run's figures per create: where the CPU went (milliseconds, which move with the machine) and
- * what the create cost in counts (commits, row writes, WAL, wake-ups), which do not: a change that shows in
- * a count shows in every pair.
+ * The create run's figures per create: where the CPU went (milliseconds, which move with the machine), each
+ * app's garbage-collection pauses (what a runtime flag such as §36's nursery size acts on), and what the
+ * create cost in counts (commits, row writes, WAL, wake-ups), which do not move with the machine: a change
+ * that shows in a count shows in every pair.
  */
 const PER_CREATE =
-  /^(cpu_ms_|commits_per_op_|row_writes_per_op_|wal_kb_per_op$|server_wakeups_per_operation$)/;
+  /^(cpu_ms_|gc_pause_ms_per_op_|commits_per_op_|row_writes_per_op_|wal_kb_per_op$|server_wakeups_per_operation$)/;
 
 /** What a run is compared by: issue 12's targets (the ratio where there is a baseline) and where the CPU went. */
 export function figuresOf(document: {
