@@ -53,11 +53,12 @@ describe('the CPU speed probe', () => {
       { at: 3, kind: 'integer', cpuMs: 2.5 },
       { at: 4, kind: 'memory', cpuMs: 6 },
       { at: 5, kind: 'integer', cpuMs: 3 },
+      { at: 6, kind: 'memory', cpuMs: 5 },
     ];
     expect(speedFigures(samples)).toEqual({
       cpu_speed_integer_ms: 3,
       cpu_speed_memory_ms: 5,
-      cpu_speed_samples: 5,
+      cpu_speed_samples: 6,
     });
     expect(speedFigures(samples.slice(0, 1))).toEqual({ cpu_speed_integer_ms: 9, cpu_speed_samples: 1 });
   });

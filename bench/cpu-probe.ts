@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { round } from './stats';
+import { summarise } from './stats';
 
 /**
  * How fast this machine runs the stack's kind of work while the bench measures: a thread of the bench's own
@@ -28,7 +28,13 @@ const MEMORY_STEPS = 30_000;
 const WALK_SLOTS = 1 << 22;
 const INTERVAL_MS = 250;
 
-export type ChunkKind = 'integer' | 'memory';
+export const CHUNK_KINDS = ['memory', 'integer'] as const;
+export type ChunkKind = (typeof CHUNK_KINDS)[number];
+
+/** The record's name for a kind's median chunk time in a window. */
+export function speedFigureName(kind: ChunkKind): string {
+  return `cpu_speed_${kind}_ms`;
+}
 
 /** One sample: when it was taken (epoch ms), which chunk, and the CPU time of the chunk and its wake-up (ms). */
 export interface SpeedSample {
@@ -49,12 +55,9 @@ export class CpuSpeedProbe {
     const worker = new Worker(__filename, { workerData: { intervalMs: INTERVAL_MS } satisfies ThreadData });
     await new Promise<void>((resolve, reject) => {
       worker.once('error', reject);
-      worker.once('message', (message: FromThread) =>
-        message === 'ready' ? resolve() : reject(new Error('the CPU probe sampled before it said it was ready')),
+      worker.on('message', (message: FromThread) =>
+        message === 'ready' ? resolve() : this.samples.push(message),
       );
-    });
-    worker.on('message', (sample: FromThread) => {
-      if (sample !== 'ready') this.samples.push(sample);
     });
     try {
       return await work();
@@ -80,23 +83,17 @@ export function windowFigures(samples: SpeedSample[], fromMs: number, toMs: numb
 }
 
 /**
- * `cpu_speed_integer_ms` and `cpu_speed_memory_ms` (each kind's median) and `cpu_speed_samples`; nothing for
- * a window without a sample.
+ * Each kind's median chunk time (`cpu_speed_memory_ms`, `cpu_speed_integer_ms`: the p50 of bench/stats.ts, as
+ * every other figure of the record) and `cpu_speed_samples`; nothing for a window without a sample.
  */
 export function speedFigures(samples: SpeedSample[]): Record<string, number> {
   if (samples.length === 0) return {};
   const figures: Record<string, number> = {};
-  for (const kind of ['integer', 'memory'] as const) {
+  for (const kind of CHUNK_KINDS) {
     const ofKind = samples.filter((sample) => sample.kind === kind).map((sample) => sample.cpuMs);
-    if (ofKind.length > 0) figures[`cpu_speed_${kind}_ms`] = round(median(ofKind), 2);
+    if (ofKind.length > 0) figures[speedFigureName(kind)] = summarise(ofKind).p50_ms;
   }
   return { ...figures, cpu_speed_samples: samples.length };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** xorshift32 steps folded into a checksum; returning it keeps the loop from being optimised away. */

@@ -26,7 +26,7 @@ import { runIssuingBench } from './issuing/bench-issuing';
 import { runAuthorizationBench } from './issuing/bench-authorizations';
 import { runLedgerBench, runPayoutBench } from './payouts/bench-payouts';
 import { BENCH_REDIS_DATABASE, benchRedisUrl, emptyBenchRedis } from './bench-redis';
-import { CpuSpeedProbe } from './cpu-probe';
+import { CHUNK_KINDS, CpuSpeedProbe, speedFigureName } from './cpu-probe';
 
 /**
  * `npm run bench`: every benchmark in one run on this machine, against the real Postgres, Kafka and
@@ -240,18 +240,17 @@ function write(results: Record<string, Section>, only: SectionName[] | null): vo
 
 /** Under the targets: the machine's speed the absolute figures were taken at (§36). */
 function cpuSpeedLine(results: Record<string, Section>): string {
-  const during = [
+  const windows = [
     ['postgres_commit', 'the baseline'],
     ['acquiring_create_intent', 'c16'],
     ['cpu_speed', 'the baseline and the acquiring section'],
-  ]
-    .filter(([section]) => results[section]?.cpu_speed_memory_ms !== undefined)
-    .map(
-      ([section, window]) =>
-        `${results[section].cpu_speed_memory_ms} / ${results[section].cpu_speed_integer_ms} ms during ${window}`,
-    );
+  ];
+  const chunkTimes = (section: string) => CHUNK_KINDS.map((kind) => results[section][speedFigureName(kind)]).join(' / ');
+  const during = windows
+    .filter(([section]) => results[section]?.cpu_speed_samples !== undefined)
+    .map(([section, window]) => `${chunkTimes(section)} ms during ${window}`);
   if (during.length === 0) return '';
-  return `CPU speed (§36; median CPU time of the probe's memory / integer chunk, lower is faster): ${during.join(', ')}.`;
+  return `CPU speed (§36; median CPU time of the probe's ${CHUNK_KINDS.join(' / ')} chunk, lower is faster): ${during.join(', ')}.`;
 }
 
 function machine(): string {

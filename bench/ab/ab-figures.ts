@@ -1,4 +1,5 @@
 import { TARGETS } from '../targets';
+import { CHUNK_KINDS, speedFigureName } from '../cpu-probe';
 import { Figure, RunFigures } from './ab-compare';
 
 /**
@@ -26,28 +27,16 @@ const HTTP_RATES: { label: string; result: string; better: Figure['better'] }[] 
  * The machine's speed during the baseline and the c16 run (bench/cpu-probe.ts): not a result of either arm,
  * but it says whether a pair's two runs met the same machine.
  */
-const CPU_SPEED: { label: string; section: string; figure: string }[] = [
-  {
-    label: 'CPU speed, memory chunk ms (baseline)',
-    section: 'postgres_commit',
-    figure: 'cpu_speed_memory_ms',
-  },
-  {
-    label: 'CPU speed, memory chunk ms (c16)',
-    section: 'acquiring_create_intent',
-    figure: 'cpu_speed_memory_ms',
-  },
-  {
-    label: 'CPU speed, integer chunk ms (baseline)',
-    section: 'postgres_commit',
-    figure: 'cpu_speed_integer_ms',
-  },
-  {
-    label: 'CPU speed, integer chunk ms (c16)',
-    section: 'acquiring_create_intent',
-    figure: 'cpu_speed_integer_ms',
-  },
-];
+const CPU_SPEED = CHUNK_KINDS.flatMap((kind) =>
+  [
+    { window: 'baseline', section: 'postgres_commit' },
+    { window: 'c16', section: 'acquiring_create_intent' },
+  ].map(({ window, section }) => ({
+    label: `CPU speed, ${kind} chunk ms (${window})`,
+    section,
+    figure: speedFigureName(kind),
+  })),
+);
 
 /**
  * The create run's figures per create: where the CPU went (milliseconds, which move with the machine), each
