@@ -1,18 +1,19 @@
 import { walPerOperation } from './database-work';
 
 describe('walPerOperation', () => {
-  it('divides the WAL counters of a run by its operations, in kilobytes for the bytes', () => {
-    const before = { bytes: 10_000, fullPageImages: 7, syncs: 100 };
-    const after = { bytes: 10_000 + 3 * 5_120, fullPageImages: 13, syncs: 106 };
+  it('divides the WAL counters of a run by its operations, in kilobytes for the bytes, and counts its checkpoints', () => {
+    const before = { bytes: 10_000, fullPageImages: 7, syncs: 100, checkpoints: 4 };
+    const after = { bytes: 10_000 + 3 * 5_120, fullPageImages: 13, syncs: 106, checkpoints: 5 };
     expect(walPerOperation(before, after, 3)).toEqual({
       wal_kb_per_op: 5,
       wal_full_page_images_per_op: 2,
       wal_syncs_per_op: 2,
+      wal_checkpoints_during_run: 1,
     });
   });
 
   it('reports nothing for a run without operations', () => {
-    const counters = { bytes: 1, fullPageImages: 1, syncs: 1 };
+    const counters = { bytes: 1, fullPageImages: 1, syncs: 1, checkpoints: 1 };
     expect(walPerOperation(counters, counters, 0)).toEqual({});
   });
 });

@@ -27,13 +27,20 @@ export async function sampleServer(serverUrl: string, databaseSuffix: string): P
       [databaseSuffix],
     );
     const [wal] = (
-      await client.query<{ bytes: string; fpi: string; syncs: string }>(
-        'SELECT wal_bytes AS bytes, wal_fpi AS fpi, wal_sync AS syncs FROM pg_stat_wal',
+      await client.query<{ bytes: string; fpi: string; syncs: string; checkpoints: string }>(
+        `SELECT wal_bytes AS bytes, wal_fpi AS fpi, wal_sync AS syncs,
+                (SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter) AS checkpoints
+           FROM pg_stat_wal`,
       )
     ).rows;
     return {
       databases: new Map(rows.map((row) => [row.datname, { commits: Number(row.commits), rowWrites: Number(row.row_writes) }])),
-      wal: { bytes: Number(wal.bytes), fullPageImages: Number(wal.fpi), syncs: Number(wal.syncs) },
+      wal: {
+        bytes: Number(wal.bytes),
+        fullPageImages: Number(wal.fpi),
+        syncs: Number(wal.syncs),
+        checkpoints: Number(wal.checkpoints),
+      },
     };
   } finally {
     await client.end();
@@ -69,9 +76,15 @@ export interface WalCounters {
   bytes: number;
   fullPageImages: number;
   syncs: number;
+  /** Checkpoints begun so far (pg_stat_bgwriter, timed and requested). */
+  checkpoints: number;
 }
 
-/** WAL kilobytes, full-page images and syncs per operation. */
+/**
+ * WAL kilobytes, full-page images and syncs per operation, and how many checkpoints began meanwhile: after
+ * one, the first change to each page that existed before it logs the whole page (a full-page image), so a
+ * run with a checkpoint in it writes more WAL for the same work (docs/performance.md §37).
+ */
 export function walPerOperation(before: WalCounters, after: WalCounters, operations: number): Record<string, number> {
   if (operations === 0) return {};
   const per = (delta: number) => Math.round((delta / operations) * 100) / 100;
@@ -79,6 +92,7 @@ export function walPerOperation(before: WalCounters, after: WalCounters, operati
     wal_kb_per_op: per((after.bytes - before.bytes) / 1024),
     wal_full_page_images_per_op: per(after.fullPageImages - before.fullPageImages),
     wal_syncs_per_op: per(after.syncs - before.syncs),
+    wal_checkpoints_during_run: after.checkpoints - before.checkpoints,
   };
 }
 
@@ -116,6 +130,23 @@ export async function vacuumAnalyzeStack(serverUrl: string, databaseSuffix: stri
     }
   }
   return { autovacuum };
+}
+
+/**
+ * A checkpoint of the server, now. The server also begins one by itself once the WAL written since the last
+ * reaches about half of `max_wal_size` (1 GB here: ~540 MB, three minutes or so of the bench's creates); the
+ * bench takes one before its warm-up, so that the self-begun one does not fall inside the measured run
+ * (`wal_checkpoints_during_run` says whether it did) and the warm-up, not the measured run, writes the
+ * full-page images of the pages written before it.
+ */
+export async function checkpointServer(serverUrl: string): Promise<void> {
+  const client = new Client({ connectionString: serverUrl, application_name: 'paygrid-bench-maintenance' });
+  await client.connect();
+  try {
+    await client.query('CHECKPOINT');
+  } finally {
+    await client.end();
+  }
 }
 
 /**

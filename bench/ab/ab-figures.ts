@@ -42,10 +42,11 @@ const CPU_SPEED = CHUNK_KINDS.flatMap((kind) =>
  * The create run's figures per create: where the CPU went (milliseconds, which move with the machine), each
  * app's garbage-collection pauses (what a runtime flag such as §36's nursery size acts on), and what the
  * create cost in counts (commits, row writes, WAL, wake-ups), which do not move with the machine: a change
- * that shows in a count shows in every pair.
+ * that shows in a count shows in every pair. The WAL's full-page images and the run's checkpoints are there to
+ * tell a checkpoint inside a run from a change of the code (§37).
  */
 const PER_CREATE =
-  /^(cpu_ms_|gc_pause_ms_per_op_|commits_per_op_|row_writes_per_op_|wal_kb_per_op$|server_wakeups_per_operation$)/;
+  /^(cpu_ms_|gc_pause_ms_per_op_|commits_per_op_|row_writes_per_op_|wal_kb_per_op$|wal_full_page_images_per_op$|wal_checkpoints_during_run$|server_wakeups_per_operation$)/;
 
 /** What a run is compared by: issue 12's targets (the ratio where there is a baseline) and where the CPU went. */
 export function figuresOf(document: {
