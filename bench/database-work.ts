@@ -134,14 +134,13 @@ export async function vacuumAnalyzeStack(serverUrl: string, databaseSuffix: stri
 
 /**
  * A checkpoint of the server, now. The server also begins one by itself once the WAL written since the last
- * reaches about half of `max_wal_size` (1 GB here: ~540 MB, three minutes or so of the bench's creates); the
+ * reaches about half of `max_wal_size` (1 GB here: ~540 MB, under a minute of the bench's c16 creates); the
  * bench takes one before its warm-up, so that the self-begun one does not fall inside the measured run
  * (`wal_checkpoints_during_run` says whether it did) and the warm-up, not the measured run, writes the
  * full-page images of the pages written before it.
  */
 export async function checkpointServer(serverUrl: string): Promise<void> {
-  const client = new Client({ connectionString: serverUrl, application_name: 'paygrid-bench-maintenance' });
-  await client.connect();
+  const client = await maintenanceClient(serverUrl, 'postgres');
   try {
     await client.query('CHECKPOINT');
   } finally {
