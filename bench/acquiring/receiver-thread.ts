@@ -10,9 +10,12 @@ import { ReceiverAnswer, WebhookReceiver } from '@paygrid/testing';
  * stack. Here the receiver stamps every arrival on its own loop and sends the stamps over; a merchant's
  * receiver is a server of its own too.
  *
- * Messages from the thread arrive in the order it sent them, so `settle()` (a round trip through the
- * thread) returns once every arrival before it has been counted here, and once an answer set with
- * `respond` is in force.
+ * The thread sends its stamps in batches, every ARRIVAL_BATCH_MS and whenever it is asked to settle: a
+ * message per arrival (ten a create) cost the bench's two threads a structured clone and a wake-up each, CPU
+ * taken from the stack it measures (docs/performance.md §38). A stamp is taken on arrival, so a batch delays
+ * the count, never the figure. Messages from the thread arrive in the order it sent them, so `settle()` (a
+ * round trip through the thread, which first sends what it holds) returns once every arrival before it has
+ * been counted here, and once an answer set with `respond` is in force.
  *
  * The thread also runs at the webhook dispatcher's weight (nice -10, BENCH_RECEIVER_NICE to change it): at
  * nice 0 on two saturated cores it waited behind the stack for a core before it could read a delivery, stamp
@@ -34,13 +37,16 @@ export interface Arrival {
   eventId: string;
 }
 
+/** How long the thread holds its stamps before sending them over (a settle sends them at once). */
+const ARRIVAL_BATCH_MS = 50;
+
 type ToThread =
   | { kind: 'respond'; path: string; answer: ReceiverAnswer }
   | { kind: 'settle'; id: number }
   | { kind: 'close' };
 type FromThread =
   | { kind: 'listening'; port: number; nice: number }
-  | { kind: 'arrival'; arrival: Arrival }
+  | { kind: 'arrivals'; arrivals: Arrival[] }
   | { kind: 'settled'; id: number };
 
 export class ReceiverThread {
@@ -106,8 +112,8 @@ export class ReceiverThread {
   }
 
   private onMessage(message: FromThread): void {
-    if (message.kind === 'arrival') {
-      this.arrivalsSoFar.push(message.arrival);
+    if (message.kind === 'arrivals') {
+      for (const arrival of message.arrivals) this.arrivalsSoFar.push(arrival);
     } else if (message.kind === 'settled') {
       this.pendingSettles.get(message.id)?.();
       this.pendingSettles.delete(message.id);
@@ -150,6 +156,15 @@ async function serveInThisThread(): Promise<void> {
   if (!port) return;
   const nice = setThisThreadNice((workerData as ThreadData).nice);
   const receiver = await WebhookReceiver.start();
+  let held: Arrival[] = [];
+  let sending: NodeJS.Timeout | undefined;
+  const sendHeld = () => {
+    clearTimeout(sending);
+    sending = undefined;
+    if (held.length === 0) return;
+    port.postMessage({ kind: 'arrivals', arrivals: held } satisfies FromThread);
+    held = [];
+  };
   receiver.onRequest((request) => {
     const body = JSON.parse(request.rawBody) as { create_time?: string; event_name?: string };
     const arrival: Arrival = {
@@ -159,16 +174,21 @@ async function serveInThisThread(): Promise<void> {
       eventName: body.event_name ?? '',
       eventId: String(request.headers['webhook-id'] ?? ''),
     };
-    port.postMessage({ kind: 'arrival', arrival } satisfies FromThread);
+    held.push(arrival);
+    sending ??= setTimeout(sendHeld, ARRIVAL_BATCH_MS);
   });
   // Nothing reads the receiver's own record of requests here: clear it now and then so a long run holds
   // no bodies.
   const clearing = setInterval(() => receiver.clear(), 1000);
   port.on('message', (message: ToThread) => {
     if (message.kind === 'respond') receiver.respond(message.path, message.answer);
-    if (message.kind === 'settle') port.postMessage({ kind: 'settled', id: message.id } satisfies FromThread);
+    if (message.kind === 'settle') {
+      sendHeld();
+      port.postMessage({ kind: 'settled', id: message.id } satisfies FromThread);
+    }
     if (message.kind === 'close') {
       clearInterval(clearing);
+      clearTimeout(sending);
       void receiver.close().then(() => port.close());
     }
   });
