@@ -7,6 +7,7 @@ import { WebhookEventsOneCopy1770000000000 } from './1770000000000-webhook-event
 import { DeliveriesEndpointNotLocked1780000000000 } from './1780000000000-deliveries-endpoint-not-locked';
 import { AttemptsDeliveryNotLocked1790000000000 } from './1790000000000-attempts-delivery-not-locked';
 import { DeliveriesEventNotLocked1800000000000 } from './1800000000000-deliveries-event-not-locked';
+import { AttemptsKeyedByDelivery1810000000000 } from './1810000000000-attempts-keyed-by-delivery';
 
 /**
  * The dispatcher's schema, in order, for the app and for tests that build its database without it. The
@@ -24,5 +25,6 @@ export function dispatcherMigrations(keyRing: KeyRing): Function[] {
     DeliveriesEndpointNotLocked1780000000000,
     AttemptsDeliveryNotLocked1790000000000,
     DeliveriesEventNotLocked1800000000000,
+    AttemptsKeyedByDelivery1810000000000,
   ];
 }

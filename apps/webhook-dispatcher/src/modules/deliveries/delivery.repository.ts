@@ -470,14 +470,16 @@ export class DeliveryRepository {
     limit: number,
     offset: number,
   ): Promise<{ attempts: Attempt[]; total: number }> {
-    const where = `a.event_id = $1 AND ($2::text IS NULL OR d.account_id = $2)`;
-    const from = 'webhook_attempts a JOIN webhook_deliveries d ON d.delivery_id = a.delivery_id';
+    // By the event's deliveries, then each one's attempts by their key: attempts have no index of their own on
+    // the event (migration 1810000000000).
+    const where = `d.event_id = $1 AND ($2::text IS NULL OR d.account_id = $2)`;
+    const from = 'webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.delivery_id';
     const [{ total }] = await executor.query(`SELECT count(*)::int AS total FROM ${from} WHERE ${where}`, [
       eventId,
       accountId,
     ]);
     const rows: AttemptRow[] = await executor.query(
-      `SELECT a.* FROM ${from} WHERE ${where} ORDER BY a.attempted_at, a.attempt_id LIMIT $3 OFFSET $4`,
+      `SELECT a.* FROM ${from} WHERE ${where} ORDER BY a.attempted_at, a.delivery_id, a.attempt_number LIMIT $3 OFFSET $4`,
       [eventId, accountId, limit, offset],
     );
     return { attempts: rows.map(toAttempt), total: total as number };
