@@ -143,6 +143,29 @@ export function cpuPerOperation(
   return { cpu_ms_per_operation: rounded(total), ...(idle ? { cpu_ms_per_operation_gross: rounded(gross) } : {}), ...per };
 }
 
+/** What each group used over a stretch of wall clock, and how long it was: a run's CPU before it is priced. */
+export interface CpuWindow {
+  used: Record<string, number>;
+  ms: number;
+}
+
+/** Opens a CPU window now; calling the result closes it. */
+export function openCpuWindow(groups: CpuGroup[]): () => CpuWindow {
+  const startedAt = Date.now();
+  const before = sampleCpu(groups);
+  return () => ({ used: cpuBetween(groups, before, sampleCpu(groups)), ms: Date.now() - startedAt });
+}
+
+/** `cpuPerOperation` of a closed window, less the idle burn at `idlePerMs` over the window's length. */
+export function windowPerOperation(
+  groups: CpuGroup[],
+  window: CpuWindow,
+  operations: number,
+  idlePerMs: Record<string, number>,
+): Record<string, number> {
+  return cpuPerOperation(groups, window.used, operations, { perMs: idlePerMs, runMs: window.ms });
+}
+
 /** Each group's CPU per ms of wall clock over `ms` of whatever the machine does now (the stack idle). */
 export async function idleCpuRate(groups: CpuGroup[], ms: number): Promise<Record<string, number>> {
   const before = sampleCpu(groups);

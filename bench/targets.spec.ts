@@ -1,6 +1,15 @@
 import { c16Reading, c16ReadingLine, evaluateTargets, Target, targetTable } from './targets';
 import { selectedSections } from './sections';
-import { cpuBetween, cpuPerOperation, cpuTicksOf, CpuGroup, CpuSample, stackCpuGroups } from './process-cpu';
+import {
+  cpuBetween,
+  cpuPerOperation,
+  cpuTicksOf,
+  CpuGroup,
+  CpuSample,
+  openCpuWindow,
+  stackCpuGroups,
+  windowPerOperation,
+} from './process-cpu';
 
 const ratio: Target = {
   name: 'rate vs baseline',
@@ -149,5 +158,19 @@ describe('CPU per operation', () => {
       runMs: 10_000,
     });
     expect(figures).toEqual({ cpu_ms_per_operation: 9, cpu_ms_per_operation_gross: 15, cpu_ms_gateway: 9, cpu_ms_kafka: 0 });
+  });
+
+  it("closes a window on a group's CPU and wall clock since it opened, and prices it less the idle burn", () => {
+    const groups: CpuGroup[] = [{ name: 'bench', pids: () => [process.pid] }];
+    const closeWindow = openCpuWindow(groups);
+    const cpuBefore = process.cpuUsage();
+    // Busy for 30 ms of CPU, three of the clock ticks /proc counts utime in, however the test is scheduled.
+    while (process.cpuUsage(cpuBefore).user < 30_000);
+    const window = closeWindow();
+    expect(window.ms).toBeGreaterThan(0);
+    expect(window.used.bench).toBeGreaterThan(0);
+    const perOperation = windowPerOperation(groups, { used: { bench: 1000 }, ms: 2000 }, 10, { bench: 0.25 });
+    // (1000 - 0.25 * 2000) / 10
+    expect(perOperation.cpu_ms_bench).toBe(50);
   });
 });

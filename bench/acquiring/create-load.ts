@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { machineCpuBetween, sampleMachineCpu } from '../machine-cpu';
-import { CpuGroup, cpuBetween, cpuPerOperation, idleCpuRate, sampleCpu } from '../process-cpu';
+import {
+  CpuGroup,
+  cpuBetween,
+  cpuPerOperation,
+  idleCpuRate,
+  openCpuWindow,
+  sampleCpu,
+  windowPerOperation,
+} from '../process-cpu';
 import {
   checkpointServer,
   databaseWorkPerOperation,
@@ -100,12 +108,10 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     // §37): V8 compiles each hot function once per process, gradually, over the first few thousand creates; a
     // run measured before that charges the compiling to the creates. Its CPU is recorded, not a target.
     options.say(`  create-intent, concurrency 16, ${WARM_UP_SECONDS} s, both endpoints answering 200: the JIT's warm-up`);
-    const warmUpStart = Date.now();
-    const beforeWarmUp = sampleCpu(options.cpuGroups);
+    const closeWarmUpWindow = openCpuWindow(options.cpuGroups);
     const warmUp = await runCreateIntents(client, { concurrency: 16, seconds: WARM_UP_SECONDS });
     await drained(arrivedOk);
-    const warmUpUsed = cpuBetween(options.cpuGroups, beforeWarmUp, sampleCpu(options.cpuGroups));
-    const warmUpMs = Date.now() - warmUpStart;
+    const warmUpWindow = closeWarmUpWindow();
 
     const pendingBeforeC1 = await settledJobs();
     await drained(arrivedOk);
@@ -151,17 +157,12 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const metricsAfter = await readMetricsPages(options.appMetricsPages);
     const firstAttemptsBefore = firstAttempts(metricsBefore);
     const firstAttemptsAfter = firstAttempts(metricsAfter);
-    const creates = loaded.acquiring_create_intent_requests - loaded.acquiring_create_intent_errors;
+    const creates = succeeded(loaded);
     const perCreate = (total: number) => (creates > 0 ? round(total / creates) : 0);
     const databaseWork = databaseWorkPerOperation(serverBefore.databases, serverAfter.databases, creates, options.databases.suffix);
     const used = cpuBetween(options.cpuGroups, before, after);
     const cpu = cpuPerOperation(options.cpuGroups, used, creates, { perMs: idlePerMs, runMs: measuredMs });
-    const warmUpCpu = cpuPerOperation(
-      options.cpuGroups,
-      warmUpUsed,
-      warmUp.acquiring_create_intent_requests - warmUp.acquiring_create_intent_errors,
-      { perMs: idlePerMs, runMs: warmUpMs },
-    );
+    const warmUpCpu = windowPerOperation(options.cpuGroups, warmUpWindow, succeeded(warmUp), idlePerMs);
     const wakeups = switchesPerOperation(
       options.cpuGroups,
       switchesBetween(options.cpuGroups, switchesBefore, switchesAfter),
@@ -181,15 +182,9 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     await receiver.respond(SECOND_PATH, { status: 500, body: 'bench: failing on purpose' });
     // Who pays for the failing endpoint: each process's CPU per create over this run's window alone
     // (its retries go on after it; compare with step 3's figures, which run until the webhooks drained).
-    const failingStart = Date.now();
-    const beforeFailing = sampleCpu(options.cpuGroups);
+    const closeFailingWindow = openCpuWindow(options.cpuGroups);
     const failing = await runCreateIntents(client, { concurrency: 16 });
-    const failingCpu = cpuPerOperation(
-      options.cpuGroups,
-      cpuBetween(options.cpuGroups, beforeFailing, sampleCpu(options.cpuGroups)),
-      failing.acquiring_create_intent_requests - failing.acquiring_create_intent_errors,
-      { perMs: idlePerMs, runMs: Date.now() - failingStart },
-    );
+    const failingCpu = windowPerOperation(options.cpuGroups, closeFailingWindow(), succeeded(failing), idlePerMs);
     await receiver.settle();
     const failedAttempts = receiver.arrivals(SECOND_PATH).filter((arrival) => arrival.at >= runEnd).length;
 
@@ -249,6 +244,11 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     for (const endpointId of endpoints) await deleteEndpoint(client, endpointId).catch(() => undefined);
     await receiver.close();
   }
+}
+
+/** The creates of a run that succeeded. */
+function succeeded(run: Record<string, number>): number {
+  return run.acquiring_create_intent_requests - run.acquiring_create_intent_errors;
 }
 
 async function createEndpoint(client: CreateIntentClient, url: string): Promise<string> {
