@@ -110,7 +110,9 @@ export class WebhookReceiver {
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const chunks = await bodyChunks(request);
+    const chunks = await bodyChunks(request).catch(() => null);
+    // A request whose sender gave up before the end of its body was not delivered: nothing to record or answer.
+    if (chunks === null) return;
     const path = (request.url ?? '/').split('?')[0];
     const received: ReceivedWebhook = {
       path,
@@ -132,13 +134,16 @@ export class WebhookReceiver {
 /**
  * The request's body as it arrived, read with the stream's events: an async iterator over the request cost
  * the create bench's receiver, which shares the machine with the stack it measures, about a tenth of its
- * CPU per delivery (docs/performance.md §38).
+ * CPU per delivery (docs/performance.md §38). Rejects when the request fails or closes before its end.
  */
-function bodyChunks(request: IncomingMessage): Promise<Buffer[]> {
+export function bodyChunks(request: IncomingMessage): Promise<Buffer[]> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.once('end', () => resolve(chunks));
-    request.once('error', reject);
+    request.on('error', reject);
+    request.once('close', () => {
+      if (!request.complete) reject(new Error('the request closed before the end of its body'));
+    });
   });
 }
