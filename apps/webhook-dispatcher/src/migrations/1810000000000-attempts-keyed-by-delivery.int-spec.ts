@@ -1,8 +1,13 @@
 import { DataSource } from 'typeorm';
 import { createTestDatabase, TestDatabase } from '@paygrid/testing';
 import { dispatcherMigrations } from './index';
+import { DeliveriesEventNotLocked1800000000000 } from './1800000000000-deliveries-event-not-locked';
 import { AttemptsKeyedByDelivery1810000000000 } from './1810000000000-attempts-keyed-by-delivery';
-import { defaultKeysSecretVault, migratedDispatcherDatabase } from '../test/dispatcher-service';
+import {
+  defaultKeysSecretVault,
+  migratedDispatcherDatabase,
+  migrationsThrough,
+} from '../test/dispatcher-service';
 
 /**
  * The attempt log keyed by (delivery_id, attempt_number) with no other index (migration 1810000000000): an
@@ -39,11 +44,15 @@ describe('attempts keyed by their delivery', () => {
     database = await createTestDatabase('wh_attempt_key');
     const before = await migratedDispatcherDatabase(
       database.url,
-      migrations.filter((migration) => migration !== AttemptsKeyedByDelivery1810000000000),
+      migrationsThrough(migrations, DeliveriesEventNotLocked1800000000000),
     );
     await anAttempt(before, 'whd_1', 1);
     await before.destroy();
-    data = await migratedDispatcherDatabase(database.url, migrations);
+    // Through this migration only, so that undoing the last migration undoes this one whatever comes after it.
+    data = await migratedDispatcherDatabase(
+      database.url,
+      migrationsThrough(migrations, AttemptsKeyedByDelivery1810000000000),
+    );
   });
 
   afterAll(async () => {

@@ -2,7 +2,11 @@ import { DataSource } from 'typeorm';
 import { createTestDatabase, TestDatabase } from '@paygrid/testing';
 import { dispatcherMigrations } from './index';
 import { DeliveriesEventNotLocked1800000000000 } from './1800000000000-deliveries-event-not-locked';
-import { defaultKeysSecretVault, migratedDispatcherDatabase } from '../test/dispatcher-service';
+import {
+  defaultKeysSecretVault,
+  migratedDispatcherDatabase,
+  migrationsThrough,
+} from '../test/dispatcher-service';
 
 /**
  * The deliveries and the attempt log without foreign keys to what they refer to (migrations 1790000000000 and
@@ -17,9 +21,10 @@ describe('deliveries and attempts without foreign keys', () => {
   beforeAll(async () => {
     database = await createTestDatabase('wh_delivery_keys');
     // The schema up to the two migrations under test, so that undoing the last migration undoes them in turn.
-    const migrations = dispatcherMigrations(vault.ring);
-    const upTo = migrations.indexOf(DeliveriesEventNotLocked1800000000000) + 1;
-    data = await migratedDispatcherDatabase(database.url, migrations.slice(0, upTo));
+    data = await migratedDispatcherDatabase(
+      database.url,
+      migrationsThrough(dispatcherMigrations(vault.ring), DeliveriesEventNotLocked1800000000000),
+    );
     await data.query(
       `INSERT INTO webhook_events (event_id, event_name, event_type, source_id, account_id, master_account_id, topic,
                                    created_at, body)

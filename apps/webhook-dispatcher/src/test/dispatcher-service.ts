@@ -58,6 +58,18 @@ export function defaultKeysSecretVault(env: Record<string, string> = {}): Webhoo
 }
 
 /**
+ * `migrations` up to and including `last`: the schema as it stood when `last` was the newest, for a test that
+ * undoes the newest migrations one by one or writes rows the next migration must carry over.
+ */
+// TypeORM's own parameter type: migration classes.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export function migrationsThrough(migrations: Function[], last: Function): Function[] {
+  const index = migrations.indexOf(last);
+  if (index < 0) throw new Error(`${last.name} is not among the dispatcher's migrations`);
+  return migrations.slice(0, index + 1);
+}
+
+/**
  * A dispatcher database at `url` built by `migrations` alone, without the app (no reconciler, no intake), for
  * tests that look at the schema and its SQL directly. The caller destroys it.
  */

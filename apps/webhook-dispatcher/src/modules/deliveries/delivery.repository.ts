@@ -479,7 +479,8 @@ export class DeliveryRepository {
       accountId,
     ]);
     const rows: AttemptRow[] = await executor.query(
-      `SELECT a.* FROM ${from} WHERE ${where} ORDER BY a.attempted_at, a.delivery_id, a.attempt_number LIMIT $3 OFFSET $4`,
+      `SELECT a.* FROM ${from} WHERE ${where}
+        ORDER BY a.attempted_at, a.delivery_id, a.attempt_number LIMIT $3 OFFSET $4`,
       [eventId, accountId, limit, offset],
     );
     return { attempts: rows.map(toAttempt), total: total as number };
