@@ -1,7 +1,7 @@
 import { getPriority, setPriority } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { isNiceValue } from '@paygrid/local-stack';
-import { ReceiverAnswer, WebhookReceiver } from '@paygrid/testing';
+import { BareAnswer, BareHttpReceiver, BareRequest } from './bare-http-receiver';
 
 /**
  * The create bench's webhook receiver on a thread of its own. On the bench's main thread it shared an event
@@ -41,9 +41,7 @@ export interface Arrival {
 const ARRIVAL_BATCH_MS = 50;
 
 type ToThread =
-  | { kind: 'respond'; path: string; answer: ReceiverAnswer }
-  | { kind: 'settle'; id: number }
-  | { kind: 'close' };
+  { kind: 'respond'; path: string; answer: BareAnswer } | { kind: 'settle'; id: number } | { kind: 'close' };
 type FromThread =
   | { kind: 'listening'; port: number; nice: number }
   | { kind: 'arrivals'; arrivals: Arrival[] }
@@ -88,7 +86,7 @@ export class ReceiverThread {
   }
 
   /** How `path` answers from now on; in force when the returned promise resolves. */
-  respond(path: string, answer: ReceiverAnswer): Promise<void> {
+  respond(path: string, answer: BareAnswer): Promise<void> {
     this.send({ kind: 'respond', path, answer });
     return this.settle();
   }
@@ -150,12 +148,14 @@ export function setThisThreadNice(nice: number): number {
   return getPriority();
 }
 
-/** The thread's side: a WebhookReceiver that reports each arrival and takes its answers from the bench. */
+/**
+ * The thread's side: a bare HTTP receiver (bare-http-receiver.ts) that stamps each arrival and takes its
+ * answers from the bench.
+ */
 async function serveInThisThread(): Promise<void> {
   const port = parentPort;
   if (!port) return;
   const nice = setThisThreadNice((workerData as ThreadData).nice);
-  const receiver = await WebhookReceiver.start();
   let held: Arrival[] = [];
   let sending: NodeJS.Timeout | undefined;
   const sendHeld = () => {
@@ -165,21 +165,10 @@ async function serveInThisThread(): Promise<void> {
     port.postMessage({ kind: 'arrivals', arrivals: held } satisfies FromThread);
     held = [];
   };
-  receiver.onRequest((request) => {
-    const body = JSON.parse(request.rawBody) as { create_time?: string; event_name?: string };
-    const arrival: Arrival = {
-      path: request.path,
-      at: request.receivedAt,
-      createdAt: Date.parse(body.create_time ?? ''),
-      eventName: body.event_name ?? '',
-      eventId: String(request.headers['webhook-id'] ?? ''),
-    };
-    held.push(arrival);
+  const receiver = await BareHttpReceiver.start((request) => {
+    held.push(arrivalOf(request));
     sending ??= setTimeout(sendHeld, ARRIVAL_BATCH_MS);
   });
-  // Nothing reads the receiver's own record of requests here: clear it now and then so a long run holds
-  // no bodies.
-  const clearing = setInterval(() => receiver.clear(), 1000);
   port.on('message', (message: ToThread) => {
     if (message.kind === 'respond') receiver.respond(message.path, message.answer);
     if (message.kind === 'settle') {
@@ -187,12 +176,28 @@ async function serveInThisThread(): Promise<void> {
       port.postMessage({ kind: 'settled', id: message.id } satisfies FromThread);
     }
     if (message.kind === 'close') {
-      clearInterval(clearing);
       clearTimeout(sending);
       void receiver.close().then(() => port.close());
     }
   });
   port.postMessage({ kind: 'listening', port: receiver.port, nice } satisfies FromThread);
+}
+
+/** An arrival's stamp; a body that is not an event's JSON is stamped with no event time or name. */
+export function arrivalOf(request: BareRequest): Arrival {
+  let event: { create_time?: unknown; event_name?: unknown } = {};
+  try {
+    event = JSON.parse(request.body) ?? {};
+  } catch {
+    // Not JSON: counted as an arrival all the same.
+  }
+  return {
+    path: request.path,
+    at: request.receivedAt,
+    createdAt: typeof event.create_time === 'string' ? Date.parse(event.create_time) : NaN,
+    eventName: typeof event.event_name === 'string' ? event.event_name : '',
+    eventId: request.webhookId,
+  };
 }
 
 if (!isMainThread) void serveInThisThread();
