@@ -133,6 +133,11 @@ describe('a request head', () => {
     ])
       expect(parseHead(head)).toEqual({ ok: false, status: 400 });
     expect(parseHead('POST / HTTP/1.1\r\ntransfer-encoding: chunked')).toEqual({ ok: false, status: 501 });
+    expect(parseHead('POST / HTTP/1.1\r\ncontent-length: 1048577')).toEqual({ ok: false, status: 413 });
+    expect(parseHead('POST / HTTP/1.1\r\ncontent-length: 1048576')).toMatchObject({
+      ok: true,
+      contentLength: 1048576,
+    });
   });
 });
 

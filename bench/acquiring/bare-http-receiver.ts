@@ -1,19 +1,19 @@
-import { createServer, Server, Socket } from 'node:net';
-import { AddressInfo } from 'node:net';
+import { AddressInfo, createServer, Server, Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 
 /**
  * The create bench's webhook endpoints: just enough HTTP/1.1 on a bare TCP server to take the dispatcher's
  * POSTs and answer them. The bench shares the machine's two cores with the stack it measures, and the c16 run
  * delivers ten webhooks a create: node:http's request and response objects, its streams and its timers cost
- * the bench about 140 µs of CPU an arrival, several per cent of the machine taken from the stack (perf, docs/
- * performance.md §39). A merchant's endpoint runs on hardware of its own; here it should cost as little as it
- * can while still reading each request whole.
+ * the bench 70–140 µs of CPU an arrival (by the VM's phase), twice what this server costs: several per cent of
+ * the machine taken from the stack (perf, docs/performance.md §39). A merchant's endpoint runs on hardware of
+ * its own; here it should cost as little as it can while still reading each request whole.
  *
  * What it reads: requests with a Content-Length body (what undici sends for a string body, as the dispatcher
  * does), back to back on a keep-alive connection. Everything else gets a clear answer and the connection is
- * closed: a chunked body 501, a head over 16 KiB 431, an unreadable request line or length 400. It never closes
- * an idle connection itself (the sender does), so no request meets a connection closing under it.
+ * closed: a chunked body 501, a head over 16 KiB 431, a body over 1 MiB 413, an unreadable request line or
+ * length 400. It never closes an idle connection itself (the sender does), so no request meets a connection
+ * closing under it.
  *
  * Not a general server: libs/testing's WebhookReceiver (node:http) serves the suites, which need its headers,
  * delays and records.
@@ -35,6 +35,8 @@ export interface BareAnswer {
 
 const HEAD_END = Buffer.from('\r\n\r\n');
 const MAX_HEAD_BYTES = 16 * 1024;
+/** An event's body is ~1.4 KB; a larger length than this is refused before anything is buffered for it. */
+const MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_ANSWER: BareAnswer = { status: 200, body: '{"received":true}' };
 
 /** The bytes of a whole response: rendered once per answer, not per request. */
@@ -42,19 +44,19 @@ export function renderAnswer(answer: BareAnswer, closing = false): Buffer {
   const body = Buffer.from(answer.body ?? '');
   const reason = STATUS_CODES[answer.status] ?? 'Unknown';
   const connection = closing ? 'connection: close\r\n' : '';
-  return Buffer.concat([
-    Buffer.from(
-      `HTTP/1.1 ${answer.status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n${connection}\r\n`,
-      'latin1',
-    ),
-    body,
-  ]);
+  const head =
+    `HTTP/1.1 ${answer.status} ${reason}\r\n` +
+    `content-type: application/json\r\ncontent-length: ${body.length}\r\n${connection}\r\n`;
+  return Buffer.concat([Buffer.from(head, 'latin1'), body]);
 }
+
+/** Bad request line, header or length; body too large; head too large; chunked body. */
+type RefusalStatus = 400 | 413 | 431 | 501;
 
 /** A request head's parts this server acts on, or why it cannot be served. */
 export type ParsedHead =
   | { ok: true; path: string; contentLength: number; webhookId: string; keepAlive: boolean }
-  | { ok: false; status: 400 | 501 };
+  | { ok: false; status: RefusalStatus };
 
 export function parseHead(head: string): ParsedHead {
   const lines = head.split('\r\n');
@@ -72,6 +74,7 @@ export function parseHead(head: string): ParsedHead {
     if (name === 'content-length') {
       if (!/^\d{1,9}$/.test(value)) return { ok: false, status: 400 };
       contentLength = Number(value);
+      if (contentLength > MAX_BODY_BYTES) return { ok: false, status: 413 };
     } else if (name === 'transfer-encoding') {
       return { ok: false, status: 501 };
     } else if (name === 'webhook-id') {
@@ -163,7 +166,7 @@ export class BareHttpReceiver {
     return null;
   }
 
-  private refuse(socket: Socket, status: 400 | 431 | 501): void {
+  private refuse(socket: Socket, status: RefusalStatus): void {
     socket.end(renderAnswer({ status, body: JSON.stringify({ error: STATUS_CODES[status] }) }, true));
   }
 }
