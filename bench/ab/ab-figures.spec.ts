@@ -1,5 +1,12 @@
 import { TARGETS } from '../targets';
-import { BASELINE, C16_RATE, comparedFigures, figuresOf } from './ab-figures';
+import {
+  BASELINE,
+  C16_INTEGER_SPEED,
+  C16_RATE,
+  comparedFigures,
+  figuresOf,
+  speedCaution,
+} from './ab-figures';
 
 const ECHO_TARGET = TARGETS.find((target) => target.name.startsWith('authenticated idempotent echo'))!.name;
 
@@ -98,5 +105,34 @@ describe('the figures an A/B run is compared by', () => {
       { label: 'gateway no-op c64 /s', better: 'none' },
       { label: 'authenticated idempotent echo c64 /s', better: 'higher' },
     ]);
+  });
+});
+
+describe("an A/B's warning that the machine moved", () => {
+  const MEMORY_C16 = 'CPU speed, memory chunk ms (c16)';
+
+  it('is silent when every probe figure stayed within a quarter over the runs', () => {
+    expect(
+      speedCaution([
+        { [C16_INTEGER_SPEED]: 1.97, [MEMORY_C16]: 5.05 },
+        { [C16_INTEGER_SPEED]: 2.06, [MEMORY_C16]: 5.17 },
+        { [C16_INTEGER_SPEED]: 2.3, [MEMORY_C16]: 6.2 },
+      ]),
+    ).toBeNull();
+  });
+
+  it('names the figure that spread most, with its range and factor', () => {
+    const caution = speedCaution([
+      { [C16_INTEGER_SPEED]: 2.06, [MEMORY_C16]: 6.68 },
+      { [C16_INTEGER_SPEED]: 5.4, [MEMORY_C16]: 5.6 },
+      { [C16_INTEGER_SPEED]: 1.9, [MEMORY_C16]: 6.0 },
+    ]);
+    expect(caution).toContain(`${C16_INTEGER_SPEED} read 1.9–5.4 (×2.8)`);
+    expect(caution).toMatch(/not readable/);
+  });
+
+  it('says nothing without two runs that carry the probe', () => {
+    expect(speedCaution([])).toBeNull();
+    expect(speedCaution([{ [C16_INTEGER_SPEED]: 2 }, { [BASELINE]: 3000 }])).toBeNull();
   });
 });

@@ -38,6 +38,38 @@ const CPU_SPEED = CHUNK_KINDS.flatMap((kind) =>
   })),
 );
 
+/** The c16 run's integer chunk: the run line's reading of the machine's speed. */
+export const C16_INTEGER_SPEED = 'CPU speed, integer chunk ms (c16)';
+
+/**
+ * How far the probe's chunk times may spread over an A/B's runs before its time figures stop being readable:
+ * on a steady machine they stay within ~10 % (1.97–2.06 ms over one record of 3 December), while a phase
+ * change moves them by a factor of two or three (1.9–5.5 ms within one A/B that afternoon, §39), as much as
+ * the same code's CPU per create moved.
+ */
+const READABLE_SPEED_SPREAD = 1.25;
+
+/**
+ * A warning when the machine's speed moved between the runs by more than READABLE_SPEED_SPREAD: the largest
+ * spread of any probe figure, with its range. null when the runs met one machine (or carry no probe figures).
+ */
+export function speedCaution(runs: RunFigures[]): string | null {
+  let widest: { label: string; low: number; high: number } | null = null;
+  for (const { label } of CPU_SPEED) {
+    const values = runs.map((run) => run[label]).filter((value): value is number => value > 0);
+    if (values.length < 2) continue;
+    const [low, high] = [Math.min(...values), Math.max(...values)];
+    if (!widest || high / low > widest.high / widest.low) widest = { label, low, high };
+  }
+  if (!widest || widest.high / widest.low <= READABLE_SPEED_SPREAD) return null;
+  const factor = (widest.high / widest.low).toFixed(1);
+  return (
+    `The machine's speed moved between these runs: ${widest.label} read ${widest.low}–${widest.high} (×${factor}). ` +
+    'A time figure that differs between the arms by less than that is not readable from them; the counts ' +
+    '(commits, row writes, WAL, wake-ups) are (docs/performance.md §31, §36).'
+  );
+}
+
 /**
  * The create run's figures per create: where the CPU went (milliseconds, which move with the machine), each
  * app's garbage-collection pauses (what a runtime flag such as §36's nursery size acts on), and what the

@@ -14,7 +14,14 @@ import path from 'node:path';
 import { REPO_ROOT } from '@paygrid/local-stack';
 import { ArmSpec, armName, parseAbArguments } from './ab-options';
 import { Arm, comparePairs, pairedTable, runOrder, RunFigures } from './ab-compare';
-import { BASELINE, C16_RATE, comparedFigures, figuresOf } from './ab-figures';
+import {
+  BASELINE,
+  C16_INTEGER_SPEED,
+  C16_RATE,
+  comparedFigures,
+  figuresOf,
+  speedCaution,
+} from './ab-figures';
 import { emptyBenchRedis } from '../bench-redis';
 
 /**
@@ -111,12 +118,16 @@ async function main(): Promise<void> {
     const figures = runBench(arms[arm], sections, path.join(logs, `run-${index + 1}-${arm}.log`));
     runs.push(figures);
     const cpu = figures.cpu_ms_per_operation;
-    const line = `run ${index + 1}/${order.length} ${arm} at ${at} UTC: baseline ${figures[BASELINE] ?? '–'}/s, c16 ${figures[C16_RATE] ?? '–'}/s, CPU per create ${cpu ?? '–'} ms`;
+    const speed = figures[C16_INTEGER_SPEED];
+    const line =
+      `run ${index + 1}/${order.length} ${arm} at ${at} UTC: baseline ${figures[BASELINE] ?? '–'}/s, ` +
+      `c16 ${figures[C16_RATE] ?? '–'}/s, CPU per create ${cpu ?? '–'} ms, integer chunk ${speed ?? '–'} ms`;
     runLines.push(`- ${line}`);
     say(line);
   }
 
   const table = pairedTable(comparePairs(comparedFigures(runs), order, runs));
+  const caution = speedCaution(runs);
   const stamp = started.toISOString().replace(/[:.]/g, '-');
   const document = [
     `# A/B bench (${started.toISOString()} to ${new Date().toISOString()}, ${os.cpus().length} cores, node ${process.version})`,
@@ -127,13 +138,16 @@ async function main(): Promise<void> {
     '',
     runLines.join('\n'),
     '',
+    ...(caution ? [`**${caution}**`, ''] : []),
     table,
     '',
   ].join('\n');
   const file = path.join(REPO_ROOT, 'bench/results', `ab-${stamp}.md`);
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, document);
-  process.stdout.write(`\n${table}\n\nwritten to ${path.relative(REPO_ROOT, file)}\n`);
+  process.stdout.write(
+    `\n${caution ? `${caution}\n\n` : ''}${table}\n\nwritten to ${path.relative(REPO_ROOT, file)}\n`,
+  );
 }
 
 main().catch((error) => {
