@@ -350,61 +350,6 @@ describe('outbox relay and inbox', () => {
     }
   });
 
-  it("sends a busy relay's mark with the next batch's read: one round trip a batch, each batch marked", async () => {
-    const producer = createProducer(kafka);
-    await producer.connect();
-    // Batches of one row: two rows make the backlog that keeps the relay busy without a notification.
-    const relay = new OutboxRelay(dataSource, producer, stack.names, database.url, logger, {
-      batchSize: 1,
-      pollIntervalMs: 3_600_000,
-    });
-    const driverQuery = jest.spyOn(TracedPgClient.prototype, 'query');
-    try {
-      while ((await relay.publishBatch()) > 0);
-      const eventIds: string[] = [];
-      for (let index = 0; index < 2; index += 1) {
-        const event = await dataSource.transaction((manager) =>
-          appendToOutbox(manager, {
-            topic: EventTopics.payouts,
-            event_name: 'test.busy',
-            event_type: 'OPERATIONS',
-            source_id: `busy-${randomUUID()}`,
-            account_id: 'acct',
-            master_account_id: 'acct',
-            data: { index },
-          }),
-        );
-        eventIds.push(event.event_id);
-      }
-      const publishedBefore = relay.published;
-      driverQuery.mockClear();
-      // From here on every query of the pool is the relay's: the test writes nothing until it has stopped.
-      await relay.start();
-      const sent = () => driverQuery.mock.calls.map((call) => String(call[0]));
-      await waitFor(() => sent().includes('ROLLBACK'), { what: "the relay's read that found the outbox empty" });
-      await withDeadline(relay.stop(), 10_000, 'the relay did not stop within 10 s');
-      const markThenRead = /^UPDATE outbox SET published_at = now\(\) .*; COMMIT; BEGIN; SET LOCAL synchronous_commit TO off; .*; SELECT id, event_id/s;
-      expect(sent()).toEqual([
-        expect.stringMatching(/^BEGIN; SET LOCAL synchronous_commit TO off;/),
-        expect.stringMatching(markThenRead),
-        expect.stringMatching(markThenRead),
-        'ROLLBACK',
-      ]);
-      const marked = await dataSource.query(
-        'SELECT count(*)::int AS n FROM outbox WHERE event_id = ANY($1) AND published_at IS NOT NULL',
-        [eventIds],
-      );
-      expect(marked[0].n).toBe(2);
-      expect(relay.published - publishedBefore).toBe(2);
-      // The last combined query's transaction was rolled back: the pool's next transaction works as usual.
-      expect(await dataSource.transaction((manager) => manager.query('SELECT 1 AS one'))).toEqual([{ one: 1 }]);
-    } finally {
-      driverQuery.mockRestore();
-      await relay.stop();
-      await producer.disconnect();
-    }
-  });
-
   it('leaves the lock and the rows to another relay while it publishes', async () => {
     const producer = createProducer(kafka);
     await producer.connect();

@@ -127,7 +127,7 @@ export class OutboxRelay {
 
   /**
    * Publishes one batch; returns how many rows went out (0 when idle or another relay holds the lock).
-   * Two round trips to Postgres, the fewest the guarantees allow for a batch on its own:
+   * Two round trips to Postgres, the fewest the guarantees allow:
    * 1. BEGIN, the transaction's commit made asynchronous, the lock, and the rows, by a statement of its
    *    own after the lock's (beginRelayBatch): one simple query;
    * 2. after Kafka acknowledged them, the rows marked and COMMIT: one simple query, the ids inlined
@@ -138,87 +138,38 @@ export class OutboxRelay {
    * rows themselves were committed synchronously by their writers before the relay could see them.
    */
   async publishBatch(): Promise<number> {
-    return this.withConnection((client) => this.publishFrom(client, { whileBusy: false }));
-  }
-
-  /**
-   * The run loop's publishing: batch after batch while commits keep coming, each batch's mark and COMMIT
-   * sent in one simple query with the next batch's BEGIN, lock and read (after the gather, when a commit
-   * was notified). A busy relay makes one round trip per batch, not two; the marked rows' transaction
-   * stays open through the gather, which only delays the mark (a crash meanwhile republishes them, as
-   * above). Returns how many rows went out.
-   */
-  private publishWhileBusy(): Promise<number> {
-    return this.withConnection((client) => this.publishFrom(client, { whileBusy: true }));
-  }
-
-  private async withConnection<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
+    const client = (await runner.connect()) as PoolClient;
+    // Open from the first round trip on: BEGIN may succeed where the rest of that query fails.
+    let open = true;
     try {
-      return await work((await runner.connect()) as PoolClient);
+      const { acquired, rows } = batchOf((await client.query(this.beginBatch)) as unknown as QueryResult[]);
+      if (!acquired || rows.length === 0) {
+        open = false;
+        await client.query('ROLLBACK');
+        return 0;
+      }
+      const publication = tracePublication(rows, (row) => this.names.eventTopicOf(row.topic));
+      await this.producer
+        .sendBatch({ topicMessages: groupByTopic(publication.rows, this.names), acks: -1 })
+        .then(publication.published, publication.failed);
+      await this.options.afterPublish?.(rows.map((row) => row.event_id));
+      await client.query(markPublishedAndCommit(rows.map((row) => row.id)));
+      open = false;
+      this.published += rows.length;
+      return rows.length;
+    } catch (error) {
+      if (open) await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
     } finally {
       await runner.release();
     }
   }
 
-  private async publishFrom(client: PoolClient, { whileBusy }: { whileBusy: boolean }): Promise<number> {
-    // Open from the first round trip on: BEGIN may succeed where the rest of that query fails.
-    let open = true;
-    let sent = 0;
-    try {
-      this.notified = false;
-      let batch = batchOf((await client.query(this.beginBatch)) as unknown as QueryResult[]);
-      while (batch.acquired && batch.rows.length > 0) {
-        await this.publish(batch.rows);
-        const mark = markPublishedAndCommit(batch.rows.map((row) => row.id));
-        if (!whileBusy || !(await this.moreToCome(batch.rows.length))) {
-          await client.query(mark);
-          open = false;
-          this.published += batch.rows.length;
-          return sent + batch.rows.length;
-        }
-        // Reset before the read is sent: a commit notified from here on may be too late for it, and goes again.
-        this.notified = false;
-        const results = (await client.query(`${mark}; ${this.beginBatch}`)) as unknown as QueryResult[];
-        this.published += batch.rows.length;
-        sent += batch.rows.length;
-        batch = batchOf(results.slice(2));
-      }
-      open = false;
-      await client.query('ROLLBACK');
-      return sent;
-    } catch (error) {
-      // Also after a combined query's COMMIT: a ROLLBACK outside a transaction only warns.
-      if (open) await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
-  }
-
-  /** The rows to Kafka, acknowledged by every in-sync replica; then the test seam. */
-  private async publish(rows: OutboxRow[]): Promise<void> {
-    const publication = tracePublication(rows, (row) => this.names.eventTopicOf(row.topic));
-    await this.producer
-      .sendBatch({ topicMessages: groupByTopic(publication.rows, this.names), acks: -1 })
-      .then(publication.published, publication.failed);
-    await this.options.afterPublish?.(rows.map((row) => row.event_id));
-  }
-
-  /**
-   * Whether the relay goes on at once after a batch of `size` rows: a full batch leaves a backlog; a commit
-   * notified since the batch's read may have rows it missed, and the commits right behind that one join the
-   * next batch after the gather (docs/performance.md §22). Not once the relay is stopping.
-   */
-  private async moreToCome(size: number): Promise<boolean> {
-    if (size === this.batchSize) return this.running;
-    if (!this.notified) return false;
-    if (this.gatherMs > 0) await this.gather();
-    return this.running;
-  }
-
   private async run(): Promise<void> {
     let failures = 0;
     while (this.running) {
-      // A commit woke the relay (or was notified during its last batch): the commits right behind it join its
+      // A commit woke the relay (or was notified during the last batch): the commits right behind it join its
       // batch. Under load that is fewer batches, so fewer produce requests and fewer intake transactions in
       // every consumer of the events (docs/performance.md §22); when idle it adds gatherMs to an event's way.
       if (this.notified && this.gatherMs > 0) {
@@ -226,9 +177,10 @@ export class OutboxRelay {
         if (!this.running) break;
       }
       try {
-        await this.publishWhileBusy();
+        this.notified = false;
+        const count = await this.publishBatch();
         failures = 0;
-        if (this.notified) continue;
+        if (count === this.batchSize || this.notified) continue;
       } catch (error) {
         failures += 1;
         this.logger.error({ err: error, failures }, 'outbox relay failed to publish; will retry');
