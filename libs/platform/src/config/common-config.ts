@@ -1,6 +1,7 @@
 import { AppName, appDescriptor } from './app-catalog';
 import { env, ConfigSchema } from './config';
 import { tracingConfig } from '../tracing/tracing-config';
+import { DEFAULT_POOL_IDLE_MS } from '../database/pool-defaults';
 import { DEFAULT_KAFKA_PREFIX, KAFKA_PREFIX_PATTERN } from '../kafka/kafka-names';
 
 /** Variables every app reads. Each app adds its own on top (see apps/<app>/src/config.ts). */
@@ -21,6 +22,10 @@ export function commonConfig(app: AppName) {
     DATABASE_PREPARED_STATEMENTS: env.bool(
       'send parameterised queries as named prepared statements, one set per connection (false behind a pooler in transaction mode)',
       { default: true },
+    ),
+    DATABASE_POOL_IDLE_MS: env.int(
+      'ms a pooled database connection may stay idle before it is closed (each new one re-prepares its statements)',
+      { default: DEFAULT_POOL_IDLE_MS, min: 1000, max: 86_400_000 },
     ),
     OUTBOX_RETENTION_HOURS: env.int('hours a published outbox row is kept before it is deleted (0: kept for ever)', {
       default: 168,

@@ -7,6 +7,7 @@ import { OutboxNotifyTrigger1700000000020 } from './outbox-notify-trigger.migrat
 import { OutboxDeferredWake1700000000030 } from './outbox-deferred-wake.migration';
 import { ExpectedRows1700000000040 } from './expected-rows.migration';
 import { OutboxWakeAfterCommit1700000000050 } from './outbox-wake-after-commit.migration';
+import { DEFAULT_POOL_IDLE_MS } from './pool-defaults';
 
 /**
  * Each service owns one Postgres database (architecture rule 1). This builds its TypeORM DataSource
@@ -21,6 +22,8 @@ export interface DatabaseOptions {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   migrations?: Function[];
   poolSize?: number;
+  /** How long a pooled connection may sit idle before it is closed (DATABASE_POOL_IDLE_MS). */
+  poolIdleMs?: number;
   /** Parameterised queries as named prepared statements (prepared-statements.ts); on unless false. */
   preparedStatements?: boolean;
 }
@@ -53,6 +56,11 @@ export function createDataSource(options: DatabaseOptions): DataSource {
       // mode refuses (cursors, query streams, `rows`).
       pipeline: true,
       connectionTimeoutMillis: 5000,
+      // A connection closed when idle is paid for again on the next burst: a backend forked, and every named
+      // prepared statement of the path parsed and planned again on its first use. node-postgres closes one
+      // after 10 s idle by default; a stack quiet for a few seconds then met its next burst with cold
+      // connections (docs/performance.md §40). Kept for DEFAULT_POOL_IDLE_MS unless told otherwise.
+      idleTimeoutMillis: options.poolIdleMs ?? DEFAULT_POOL_IDLE_MS,
       Client: options.preparedStatements === false ? TracedPgClient : PreparedPgClient,
     },
   });

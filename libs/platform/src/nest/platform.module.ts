@@ -51,6 +51,8 @@ export interface PlatformOptions {
     DATABASE_URL: string;
     /** Optional so a test's hand-made config need not name it: prepared unless false. */
     DATABASE_PREPARED_STATEMENTS?: boolean;
+    /** Optional for the same reason: DEFAULT_POOL_IDLE_MS unless given. */
+    DATABASE_POOL_IDLE_MS?: number;
     /** Optional for the same reason: 168 (7 days) unless given; 0 keeps every row. */
     OUTBOX_RETENTION_HOURS?: number;
     OUTBOX_GATHER_MS?: number;
@@ -194,6 +196,7 @@ export class PlatformModule {
             url: options.config.DATABASE_URL,
             app: options.app,
             preparedStatements: options.config.DATABASE_PREPARED_STATEMENTS,
+            poolIdleMs: options.config.DATABASE_POOL_IDLE_MS,
           });
           await dataSource.initialize();
           await migrateUnderLock(dataSource);
