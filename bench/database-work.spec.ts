@@ -1,4 +1,22 @@
-import { walPerOperation } from './database-work';
+import { databaseWorkPerOperation, walPerOperation } from './database-work';
+
+describe('databaseWorkPerOperation', () => {
+  it('gives commits and row writes per operation and the connections opened, for each database that worked', () => {
+    const before = new Map([
+      ['paygrid_acquiring_bench', { commits: 100, rowWrites: 1_000, sessions: 12 }],
+      ['paygrid_issuing_bench', { commits: 5, rowWrites: 0, sessions: 3 }],
+    ]);
+    const after = new Map([
+      ['paygrid_acquiring_bench', { commits: 140, rowWrites: 1_190, sessions: 15 }],
+      ['paygrid_issuing_bench', { commits: 5, rowWrites: 0, sessions: 3 }],
+    ]);
+    expect(databaseWorkPerOperation(before, after, 10, '_bench')).toEqual({
+      commits_per_op_acquiring: 4,
+      row_writes_per_op_acquiring: 19,
+      connections_opened_acquiring: 3,
+    });
+  });
+});
 
 describe('walPerOperation', () => {
   it('divides the WAL counters of a run by its operations, in kilobytes for the bytes, and counts its checkpoints', () => {

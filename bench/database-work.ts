@@ -5,9 +5,11 @@ import { Client } from 'pg';
  * (pg_stat_database): commits and rows written (inserted + updated + deleted), per database. Divided by
  * the operations of the run, they say how many transactions and row writes one operation costs in each
  * service, without reading its code. Postgres publishes these counters within a second of a transaction;
- * sample after the pipeline drained.
+ * sample after the pipeline drained. `sessions` counts the connections opened: a pool that closes idle
+ * connections opens new ones under load, each a forked backend that prepares its statements again
+ * (docs/performance.md §40).
  */
-export type DatabaseCounters = Map<string, { commits: number; rowWrites: number }>;
+export type DatabaseCounters = Map<string, { commits: number; rowWrites: number; sessions: number }>;
 
 /** Both kinds of counter, read on one connection at the same moment (WalCounters below). */
 export interface ServerCounters {
@@ -21,8 +23,8 @@ export async function sampleServer(serverUrl: string, databaseSuffix: string): P
   try {
     // Counters of other sessions are read as of now, not as of this session's last snapshot.
     await client.query('SELECT pg_stat_clear_snapshot()');
-    const { rows } = await client.query<{ datname: string; commits: string; row_writes: string }>(
-      `SELECT datname, xact_commit AS commits, tup_inserted + tup_updated + tup_deleted AS row_writes
+    const { rows } = await client.query<{ datname: string; commits: string; row_writes: string; sessions: string }>(
+      `SELECT datname, xact_commit AS commits, tup_inserted + tup_updated + tup_deleted AS row_writes, sessions
          FROM pg_stat_database WHERE datname LIKE '%' || $1`,
       [databaseSuffix],
     );
@@ -34,7 +36,12 @@ export async function sampleServer(serverUrl: string, databaseSuffix: string): P
       )
     ).rows;
     return {
-      databases: new Map(rows.map((row) => [row.datname, { commits: Number(row.commits), rowWrites: Number(row.row_writes) }])),
+      databases: new Map(
+        rows.map((row) => [
+          row.datname,
+          { commits: Number(row.commits), rowWrites: Number(row.row_writes), sessions: Number(row.sessions) },
+        ]),
+      ),
       wal: {
         bytes: Number(wal.bytes),
         fullPageImages: Number(wal.fpi),
@@ -47,7 +54,10 @@ export async function sampleServer(serverUrl: string, databaseSuffix: string): P
   }
 }
 
-/** Per database (suffix dropped) with any work: commits and row writes per operation. */
+/**
+ * Per database (suffix dropped) with any work: commits and row writes per operation, and the connections
+ * opened during the run (a count, not per operation: a warm pool opens none).
+ */
 export function databaseWorkPerOperation(
   before: DatabaseCounters,
   after: DatabaseCounters,
@@ -56,12 +66,13 @@ export function databaseWorkPerOperation(
 ): Record<string, number> {
   const figures: Record<string, number> = {};
   for (const [database, now] of after) {
-    const then = before.get(database) ?? { commits: 0, rowWrites: 0 };
+    const then = before.get(database) ?? { commits: 0, rowWrites: 0, sessions: 0 };
     const name = database.replace(/^paygrid_/, '').slice(0, -databaseSuffix.length);
     const commits = now.commits - then.commits;
     if (commits === 0 || operations === 0) continue;
     figures[`commits_per_op_${name}`] = Math.round((commits / operations) * 100) / 100;
     figures[`row_writes_per_op_${name}`] = Math.round(((now.rowWrites - then.rowWrites) / operations) * 100) / 100;
+    figures[`connections_opened_${name}`] = now.sessions - then.sessions;
   }
   return figures;
 }
