@@ -104,6 +104,10 @@ export function e2eSettings(infrastructure: {
       ACCOUNT_REVIEW_DELAY_MS: '300',
       // High enough for the concurrency tests; the rate-limit test runs its own gateway with a low one.
       RATE_LIMIT_PER_SECOND: '2000',
+      // Warm pools buy latency, which no e2e test measures, and the tier's stack shares the server's 100
+      // connections with the fault tests' own instances: idle connections go after 10 s, as before
+      // docs/performance.md §40 (with the five-minute default the tier peaked at 81).
+      DATABASE_POOL_IDLE_MS: '10000',
       ...ACQUIRING_E2E_ENV,
       ...ISSUING_E2E_ENV,
       ...PAYOUTS_E2E_ENV,
