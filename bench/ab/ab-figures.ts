@@ -1,5 +1,5 @@
 import { TARGETS } from '../targets';
-import { CHUNK_KINDS, speedFigureName } from '../cpu-probe';
+import { ChunkKind, CHUNK_KINDS, speedFigureName } from '../cpu-probe';
 import { Figure, RunFigures } from './ab-compare';
 
 /**
@@ -27,19 +27,26 @@ const HTTP_RATES: { label: string; result: string; better: Figure['better'] }[] 
  * The machine's speed during the baseline and the c16 run (bench/cpu-probe.ts): not a result of either arm,
  * but it says whether a pair's two runs met the same machine.
  */
+const SPEED_WINDOWS = [
+  { window: 'baseline', section: 'postgres_commit' },
+  { window: 'c16', section: 'acquiring_create_intent' },
+] as const;
+
+/** The compared figure's name for a chunk kind's median in one of the probe's windows. */
+function speedLabel(kind: ChunkKind, window: (typeof SPEED_WINDOWS)[number]['window']): string {
+  return `CPU speed, ${kind} chunk ms (${window})`;
+}
+
 const CPU_SPEED = CHUNK_KINDS.flatMap((kind) =>
-  [
-    { window: 'baseline', section: 'postgres_commit' },
-    { window: 'c16', section: 'acquiring_create_intent' },
-  ].map(({ window, section }) => ({
-    label: `CPU speed, ${kind} chunk ms (${window})`,
+  SPEED_WINDOWS.map(({ window, section }) => ({
+    label: speedLabel(kind, window),
     section,
     figure: speedFigureName(kind),
   })),
 );
 
 /** The c16 run's integer chunk: the run line's reading of the machine's speed. */
-export const C16_INTEGER_SPEED = 'CPU speed, integer chunk ms (c16)';
+export const C16_INTEGER_SPEED = speedLabel('integer', 'c16');
 
 /**
  * How far the probe's chunk times may spread over an A/B's runs before its time figures stop being readable:
