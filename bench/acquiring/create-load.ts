@@ -24,7 +24,7 @@ import { AppMetricsPage, counterIn, gcPerOperation, readMetricsPages } from '../
 import { round, summarise } from '../stats';
 import { CreateIntentClient, createIntentClient, runCreateIntents } from './bench-acquiring';
 import { Arrival, ReceiverThread } from './receiver-thread';
-import { readWebhookStamps, webhookStageFigures } from './webhook-stages';
+import { readWebhookStamps, relayBatchFigures, webhookStageFigures } from './webhook-stages';
 
 /**
  * The acquiring section of `npm run bench` (issue 12's targets), on the bench's running stack:
@@ -172,10 +172,14 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     const ofRun = receiver.arrivals(OK_PATH).filter((arrival) => arrival.createdAt >= runStart && arrival.createdAt <= runEnd);
     const webhook = summarise(ofRun.map((arrival) => arrival.at - arrival.createdAt));
     const webhookByEvent = webhookLatencyByEvent(ofRun);
-    const webhookStages = webhookStageFigures(
-      await readWebhookStamps(options.databases.serverUrl, options.databases.suffix, okEndpoint, { fromMs: runStart, toMs: runEnd }),
-      new Map(ofRun.map((arrival) => [arrival.eventId, arrival.at])),
-    );
+    const stamps = await readWebhookStamps(options.databases.serverUrl, options.databases.suffix, okEndpoint, {
+      fromMs: runStart,
+      toMs: runEnd,
+    });
+    const webhookStages = {
+      ...webhookStageFigures(stamps, new Map(ofRun.map((arrival) => [arrival.eventId, arrival.at]))),
+      ...relayBatchFigures(stamps),
+    };
 
     options.say('  create-intent, concurrency 16, 10 s, one endpoint answering 500 to everything');
     await maintained();

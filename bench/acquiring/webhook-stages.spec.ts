@@ -1,4 +1,4 @@
-import { webhookStageFigures, WebhookStamps } from './webhook-stages';
+import { relayBatchFigures, webhookStageFigures, WebhookStamps } from './webhook-stages';
 
 describe("the create bench's webhook stages", () => {
   const stamps = (eventId: string, committed: number, gaps: [number, number, number]): WebhookStamps => ({
@@ -39,6 +39,37 @@ describe("the create bench's webhook stages", () => {
     expect(webhookStageFigures([stamps('evt_1', 1_000, [1, 2, 3])], new Map())).toMatchObject({
       webhook_stage_deliveries: 0,
       webhook_stage_relay_p99_ms: 0,
+    });
+  });
+
+  describe("the relay's batches", () => {
+    const relayedAt = (...starts: number[]) => starts.map((relayed) => ({ relayed }));
+
+    it('counts a batch per distinct publication stamp, with its rows and the interval to the next batch', () => {
+      // Three batches: three rows at 100, one at 130, two at 190.
+      expect(relayBatchFigures(relayedAt(100, 100, 130, 100, 190, 190))).toEqual({
+        relay_batches: 3,
+        relay_batch_rows_p50: 2,
+        relay_batch_interval_p50_ms: 60,
+        relay_batch_interval_p99_ms: 60,
+      });
+    });
+
+    it('leaves out a pause of more than a second: an idle relay is not a cycle', () => {
+      expect(relayBatchFigures(relayedAt(0, 20, 1_520, 1_545))).toMatchObject({
+        relay_batches: 4,
+        relay_batch_interval_p50_ms: 25,
+        relay_batch_interval_p99_ms: 25,
+      });
+    });
+
+    it('gives zeros, not an error, without stamps', () => {
+      expect(relayBatchFigures([])).toEqual({
+        relay_batches: 0,
+        relay_batch_rows_p50: 0,
+        relay_batch_interval_p50_ms: 0,
+        relay_batch_interval_p99_ms: 0,
+      });
     });
   });
 });

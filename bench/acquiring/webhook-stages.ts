@@ -53,6 +53,27 @@ export function webhookStageFigures(
 }
 
 /**
+ * The relay's cycle, read from the same stamps: rows published by one batch share its `published_at` (the
+ * batch transaction's start), so the distinct values are the batches. A long relay stage is an event that
+ * waited behind a long cycle (docs/performance.md §41): the interval from one batch's start to the next is the
+ * cycle, and the rows per batch what it gathered. Intervals between batches more than a second apart (an idle
+ * relay, not a cycle) are left out.
+ */
+export function relayBatchFigures(stamps: readonly Pick<WebhookStamps, 'relayed'>[]): Record<string, number> {
+  const rowsPerBatch = new Map<number, number>();
+  for (const { relayed } of stamps) rowsPerBatch.set(relayed, (rowsPerBatch.get(relayed) ?? 0) + 1);
+  const starts = [...rowsPerBatch.keys()].sort((a, b) => a - b);
+  const intervals = starts.slice(1).map((start, index) => start - starts[index]).filter((gap) => gap <= 1_000);
+  const cycle = summarise(intervals);
+  return {
+    relay_batches: starts.length,
+    relay_batch_rows_p50: summarise([...rowsPerBatch.values()]).p50_ms,
+    relay_batch_interval_p50_ms: cycle.p50_ms,
+    relay_batch_interval_p99_ms: cycle.p99_ms,
+  };
+}
+
+/**
  * The stamps of events acquiring committed in [fromMs, toMs] and first attempts to `endpointId`, read from the
  * stack's acquiring and webhooks databases after the run drained.
  */
