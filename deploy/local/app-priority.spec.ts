@@ -6,9 +6,13 @@ const ROOT_NICE: NiceTool = { path: '/usr/bin/nice', mayRaise: true };
 const USER_NICE: NiceTool = { path: '/usr/bin/nice', mayRaise: false };
 
 describe('app priority (nice values)', () => {
-  it('gives the dispatcher -10 by default, none with "none", and reads app=value pairs', () => {
-    expect([...appNiceValues(undefined)]).toEqual([['webhook-dispatcher', -10]]);
-    expect([...appNiceValues('  ')]).toEqual([['webhook-dispatcher', -10]]);
+  it('gives the dispatcher -10 and the gateway 5 by default, none with "none", and reads app=value pairs', () => {
+    const defaults = [
+      ['webhook-dispatcher', -10],
+      ['gateway', 5],
+    ];
+    expect([...appNiceValues(undefined)]).toEqual(defaults);
+    expect([...appNiceValues('  ')]).toEqual(defaults);
     expect(appNiceValues('none').size).toBe(0);
     expect([...appNiceValues('webhook-dispatcher=-5, payouts = 5')]).toEqual([
       ['webhook-dispatcher', -5],

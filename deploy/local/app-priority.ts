@@ -4,8 +4,8 @@ import { APP_CATALOG, AppName } from '@paygrid/platform';
 import { MachineProbe } from './machine-probe';
 
 /**
- * The CPU weight (nice value) the launcher gives each app: the webhook dispatcher -10, the others 0, unless
- * PAYGRID_APP_NICE says otherwise (`webhook-dispatcher=-10,payouts=5`; `none` for every app at 0).
+ * The CPU weight (nice value) the launcher gives each app: the webhook dispatcher -10, the gateway 5, the others
+ * 0, unless PAYGRID_APP_NICE says otherwise (`webhook-dispatcher=-10,payouts=5`; `none` for every app at 0).
  *
  * Why: on a box whose cores every process shares (`npm start`, the bench, a small VM), a webhook waits for
  * the dispatcher's turn at the CPU twice: to take its event in and to send it. Under the create bench's
@@ -17,6 +17,13 @@ import { MachineProbe } from './machine-probe';
  * rate and CPU per create did not move beyond the noise. While it drains a backlog it takes more of the cores
  * from the request path than at equal weight (at most about one: it is one event loop with bounded sends).
  *
+ * The gateway at 5 (a little over half the weight of a nice-0 process) is the other half of the same rule: when
+ * the cores are saturated, work already in flight (a create's events on their way to the receivers) goes before
+ * new requests are admitted. In six of six alternated pairs (two A/Bs) the webhook p99 fell with it (147 -> 133 ms
+ * in the A/B of the gateway alone), and neither the create rate, the CPU per create, nor a lone create's latency
+ * got worse beyond the noise (docs/performance.md §41). A lone request on an idle box does not notice: nice only
+ * orders processes that wait for a core.
+ *
  * In Kubernetes each app has its own CPU request, the real form of this weight; the image leaves nice alone.
  *
  * Raising a process's weight (a negative value) needs CAP_SYS_NICE. Where the launcher may not (a non-root
@@ -24,7 +31,7 @@ import { MachineProbe } from './machine-probe';
  * positive value (less weight) needs no privilege. Set through coreutils' `nice` in front of the command,
  * so every thread of the app inherits it from its first instruction (Linux keeps a nice value per thread).
  */
-export const DEFAULT_APP_NICE: Readonly<Partial<Record<AppName, number>>> = { 'webhook-dispatcher': -10 };
+export const DEFAULT_APP_NICE: Readonly<Partial<Record<AppName, number>>> = { 'webhook-dispatcher': -10, gateway: 5 };
 
 const NICE_PATHS = ['/usr/bin/nice', '/bin/nice'];
 

@@ -80,11 +80,11 @@ describe('app scheduling policy', () => {
 
   const canRaise = chrt !== null && usableNice()?.mayRaise === true;
   (canRaise ? it : it.skip)(
-    "starts an app as the launcher does: the dispatcher's every thread at nice -10 under SCHED_BATCH, others at 0",
+    "starts an app as the launcher does: the dispatcher's every thread at nice -10 under SCHED_BATCH, the gateway's at 5, others at 0",
     () => {
       // Each thread prints nice/policy.
       const script = threadStatScript([NICE, POLICY]);
-      const threadsOf = (app: 'webhook-dispatcher' | 'gateway') => {
+      const threadsOf = (app: 'webhook-dispatcher' | 'gateway' | 'acquiring') => {
         const { command, args } = underAppScheduling(app, process.execPath, ['-e', script]);
         return new Set(spawnSync(command, args, { encoding: 'utf8' }).stdout.split(','));
       };
@@ -92,8 +92,9 @@ describe('app scheduling policy', () => {
       delete process.env.PAYGRID_APP_NICE;
       try {
         expect(threadsOf('webhook-dispatcher')).toEqual(new Set(['-10/3']));
-        expect(threadsOf('gateway')).toEqual(new Set(['0/3']));
-        expect(appsSchedulingName()).toBe('apps SCHED_BATCH, webhook-dispatcher nice -10');
+        expect(threadsOf('gateway')).toEqual(new Set(['5/3']));
+        expect(threadsOf('acquiring')).toEqual(new Set(['0/3']));
+        expect(appsSchedulingName()).toBe('apps SCHED_BATCH, gateway nice 5, webhook-dispatcher nice -10');
       } finally {
         if (saved !== undefined) process.env.PAYGRID_APP_NICE = saved;
       }
