@@ -83,13 +83,6 @@ export interface PlatformOptions {
 @Injectable()
 export class OutboxLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private relay?: OutboxRelay;
-  /**
-   * The relay's own connection (a pool of one, so a broken connection is replaced as the app's are). From the
-   * app's pool it waited behind the commands for a connection at a busy moment: p90 5 ms, p99 17 ms of a relay
-   * cycle under the create bench, and an event committed meanwhile waits for the whole cycle
-   * (docs/performance.md §41).
-   */
-  private relaySource?: DataSource;
   private producer?: Producer;
   private retention?: OutboxRetention;
 
@@ -97,7 +90,6 @@ export class OutboxLifecycle implements OnApplicationBootstrap, BeforeApplicatio
     @Inject(KAFKA) private readonly kafka: Kafka,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(APP_CONFIG) private readonly config: PlatformOptions['config'],
-    @Inject(APP_NAME) private readonly app: AppName,
     private readonly names: KafkaNames,
     private readonly metrics: Metrics,
     @Optional() private readonly dataSource?: DataSource,
@@ -107,15 +99,7 @@ export class OutboxLifecycle implements OnApplicationBootstrap, BeforeApplicatio
     if (!this.dataSource) return;
     this.producer = createProducer(this.kafka);
     await this.producer.connect();
-    this.relaySource = createDataSource({
-      url: this.config.DATABASE_URL,
-      app: `${this.app}-outbox-relay`,
-      poolSize: 1,
-      preparedStatements: this.config.DATABASE_PREPARED_STATEMENTS,
-      poolIdleMs: this.config.DATABASE_POOL_IDLE_MS,
-    });
-    await this.relaySource.initialize();
-    this.relay = new OutboxRelay(this.relaySource, this.producer, this.names, this.config.DATABASE_URL, this.logger, {
+    this.relay = new OutboxRelay(this.dataSource, this.producer, this.names, this.config.DATABASE_URL, this.logger, {
       gatherMs: this.config.OUTBOX_GATHER_MS,
       afterPublish: async (ids) => {
         this.metrics.outboxPublished.inc(ids.length);
@@ -138,7 +122,6 @@ export class OutboxLifecycle implements OnApplicationBootstrap, BeforeApplicatio
   async beforeApplicationShutdown(): Promise<void> {
     await this.retention?.stop();
     await this.relay?.stop();
-    if (this.relaySource?.isInitialized) await this.relaySource.destroy();
     await this.producer?.disconnect();
   }
 }
