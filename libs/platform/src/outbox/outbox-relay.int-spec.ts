@@ -350,6 +350,70 @@ describe('outbox relay and inbox', () => {
     }
   });
 
+  it("publishes back-to-back batches with each batch's mark in the next batch's read: one round trip a batch", async () => {
+    const producer = createProducer(kafka);
+    await producer.connect();
+    // Whatever earlier tests left unpublished goes first, so the streak below reads exactly these rows.
+    const drainer = new OutboxRelay(dataSource, producer, stack.names, database.url, logger);
+    while ((await drainer.publishBatch()) > 0);
+    // Committed before the relay listens (no notification): only the full first batch makes the streak go on.
+    const eventIds = await dataSource.transaction(async (manager) => {
+      const ids: string[] = [];
+      for (let index = 0; index < 3; index += 1) {
+        const event = await appendToOutbox(manager, {
+          topic: EventTopics.payouts,
+          event_name: 'test.streak',
+          event_type: 'OPERATIONS',
+          source_id: `streak-${randomUUID()}`,
+          account_id: 'acct',
+          master_account_id: 'acct',
+          data: { index },
+        });
+        ids.push(event.event_id);
+      }
+      return ids;
+    });
+    const batches: string[][] = [];
+    const relay = new OutboxRelay(dataSource, producer, stack.names, database.url, logger, {
+      batchSize: 2,
+      pollIntervalMs: 3_600_000,
+      afterPublish: async (ids) => {
+        batches.push(ids);
+      },
+    });
+    const driverQuery = jest.spyOn(TracedPgClient.prototype, 'query');
+    const markedCount = async () =>
+      (
+        await dataSource.query(
+          'SELECT count(*)::int AS n FROM outbox WHERE event_id = ANY($1) AND published_at IS NOT NULL',
+          [eventIds],
+        )
+      )[0].n as number;
+    try {
+      await relay.start();
+      await waitFor(async () => (await markedCount()) === 3, { what: 'the three rows, marked' });
+      await relay.stop();
+      const sent = driverQuery.mock.calls
+        .map((call) => String(call[0]))
+        .filter((sql) => !sql.includes('count(*)::int AS n'));
+      expect(batches).toEqual([eventIds.slice(0, 2), eventIds.slice(2)]);
+      expect(sent).toHaveLength(3);
+      expect(sent[0]).toMatch(/^BEGIN; SET LOCAL synchronous_commit TO off; SELECT set_config/);
+      expect(sent[1]).toMatch(
+        /^UPDATE outbox SET published_at = now\(\) .*; COMMIT; BEGIN; SET LOCAL synchronous_commit TO off; SELECT set_config/s,
+      );
+      expect(sent[2]).toMatch(/^UPDATE outbox SET published_at = now\(\) .*; COMMIT$/);
+      // Nothing is left open on the pooled connection: a later transaction of the pool works as usual.
+      expect(await dataSource.transaction((manager) => manager.query('SELECT 1 AS one'))).toEqual([
+        { one: 1 },
+      ]);
+    } finally {
+      driverQuery.mockRestore();
+      await relay.stop();
+      await producer.disconnect();
+    }
+  });
+
   it('leaves the lock and the rows to another relay while it publishes', async () => {
     const producer = createProducer(kafka);
     await producer.connect();
