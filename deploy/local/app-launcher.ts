@@ -129,6 +129,24 @@ export function launchApps(settings: StackSettings, onExit: OnAppExit): RunningA
   );
 }
 
+/**
+ * The environment an app of the stack runs with: the caller's, the stack's extra settings, and its port,
+ * own database, broker, Redis, prefix and log level. `npm run migrate` loads each app's config from it too.
+ */
+export function appEnvironment(settings: StackSettings, app: AppDescriptor, replica = 0): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ...settings.extraEnv,
+    PORT: String(appPort(settings, app.port, replica)),
+    DATABASE_URL: appDatabaseUrl(settings, app.database),
+    KAFKA_BROKERS: settings.kafkaBrokers,
+    REDIS_URL: settings.redisUrl,
+    KAFKA_PREFIX: settings.kafkaPrefix,
+    LOG_LEVEL: settings.logLevel,
+    KAFKAJS_NO_PARTITIONER_WARNING: '1',
+  };
+}
+
 export function launchApp(
   settings: StackSettings,
   app: AppDescriptor,
@@ -148,17 +166,7 @@ export function launchApp(
   );
   const child = spawn(command, args, {
     cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      ...settings.extraEnv,
-      PORT: String(port),
-      DATABASE_URL: appDatabaseUrl(settings, app.database),
-      KAFKA_BROKERS: settings.kafkaBrokers,
-      REDIS_URL: settings.redisUrl,
-      KAFKA_PREFIX: settings.kafkaPrefix,
-      LOG_LEVEL: settings.logLevel,
-      KAFKAJS_NO_PARTITIONER_WARNING: '1',
-    },
+    env: appEnvironment(settings, app, replica),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   pipeLogs(app.name, instanceLabel(app.name, replica, replicasOf(settings)), child, settings.logSink);

@@ -8,10 +8,20 @@ import { configSchema as issuing } from '../../apps/issuing/src/config';
 import { configSchema as webhookDispatcher } from '../../apps/webhook-dispatcher/src/config';
 
 /**
- * Every app's config schema, keyed by app name (for .env.example, the deploy manifests' test and the
- * docs): the one place outside an app that reads its config declaration. Typed by AppName, so an app
- * added to the catalog must be added here.
+ * Every app's config schema, keyed by app name (for .env.example, the deploy manifests' test, the docs and
+ * `npm run migrate`): the one place outside an app that reads its config declaration. Each keeps its own
+ * type, so code reading an app's values (app-migrations.ts) gets that app's config.
  */
+export const APP_CONFIG_SCHEMAS = {
+  gateway,
+  accounts,
+  acquiring,
+  payouts,
+  issuing,
+  'webhook-dispatcher': webhookDispatcher,
+} as const satisfies Record<AppName, ConfigSchema>;
+
+/** The same, by AppName, so an app added to the catalog must be added here. */
 export function appSchemas(): Record<AppName, ConfigSchema> {
-  return { gateway, accounts, acquiring, payouts, issuing, 'webhook-dispatcher': webhookDispatcher };
+  return { ...APP_CONFIG_SCHEMAS };
 }

@@ -35,6 +35,34 @@ export function localRedisServerUrl(): string {
   return process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 }
 
+/** The Postgres server of the local stack: DATABASE_URL (any database on it), or the machine's own. */
+export function localDatabaseServerUrl(): string {
+  return process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+}
+
+/** The broker the local stack uses unless it must start one on other ports: KAFKA_BROKERS, or KAFKA_PORT's. */
+export function localKafkaBrokers(): string {
+  return process.env.KAFKA_BROKERS ?? `127.0.0.1:${process.env.KAFKA_PORT ?? '9092'}`;
+}
+
+/**
+ * One database per app of the catalog on `serverUrl`'s server, named `<database><suffix>`, created when
+ * missing (dropped first when `recreate`). Postgres alone: `npm run migrate` needs no broker and no Redis.
+ */
+export async function provideDatabases(
+  serverUrl: string,
+  databaseSuffix: string,
+  log: (line: string) => void,
+  options: { recreate?: boolean } = {},
+): Promise<void> {
+  for (const app of APP_CATALOG) {
+    const url = databaseUrlFor(serverUrl, `${app.database}${databaseSuffix}`);
+    if (options.recreate) await dropDatabase(url);
+    const outcome = await ensureDatabase(url);
+    if (outcome === 'created') log(`created database ${app.database}${databaseSuffix}`);
+  }
+}
+
 export async function provideInfrastructure(
   log: (line: string) => void,
   databaseSuffix = '',
@@ -46,11 +74,11 @@ export async function provideInfrastructure(
   } = {},
 ): Promise<Infrastructure> {
   const externalKafka = process.env.KAFKA_BROKERS;
-  const databaseServerUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const databaseServerUrl = localDatabaseServerUrl();
   const redisUrl = localRedisServerUrl();
 
   const kafkaPort = process.env.KAFKA_PORT ?? '9092';
-  let kafkaBrokers = externalKafka ?? `127.0.0.1:${kafkaPort}`;
+  let kafkaBrokers = localKafkaBrokers();
   let startedKafka = false;
   let brokerEnv: NodeJS.ProcessEnv | undefined;
   let stopScript = 'kafka-down.sh';
@@ -85,12 +113,7 @@ export async function provideInfrastructure(
     } else {
       await waitForKafka(kafkaBrokers.split(','), 90_000);
     }
-    for (const app of APP_CATALOG) {
-      const url = databaseUrlFor(databaseServerUrl, `${app.database}${databaseSuffix}`);
-      if (options.recreateDatabases) await dropDatabase(url);
-      const outcome = await ensureDatabase(url);
-      if (outcome === 'created') log(`created database ${app.database}${databaseSuffix}`);
-    }
+    await provideDatabases(databaseServerUrl, databaseSuffix, log, { recreate: options.recreateDatabases });
     await checkRedis(redisUrl);
     log('postgres and redis ready');
   } catch (error) {

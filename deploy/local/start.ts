@@ -1,7 +1,8 @@
-import { appDescriptor, databaseUrlFor, DEFAULT_KAFKA_PREFIX } from '@paygrid/platform';
-import { appPort, assertPortsFree, REPLICA_PORT_STRIDE, replicasOf } from './app-launcher';
+import { appDescriptor, databaseUrlFor } from '@paygrid/platform';
+import { appPort, assertPortsFree, REPLICA_PORT_STRIDE } from './app-launcher';
 import { AppSupervisor } from './app-supervisor';
 import { provideInfrastructure } from './infrastructure';
+import { localStackSettings } from './local-stack';
 import { readySandboxPoolCard, sandboxCredentials } from './sandbox-credentials';
 
 /**
@@ -16,15 +17,7 @@ import { readySandboxPoolCard, sandboxCredentials } from './sandbox-credentials'
 const say = (line: string) => process.stdout.write(`paygrid            ${line}\n`);
 
 async function main(): Promise<void> {
-  const settings = {
-    portOffset: 0,
-    databaseSuffix: '',
-    kafkaPrefix: process.env.KAFKA_PREFIX || DEFAULT_KAFKA_PREFIX,
-    extraEnv: {},
-    logLevel: process.env.LOG_LEVEL ?? 'info',
-    logSink: 'terminal' as const,
-    replicas: replicasFromEnv(process.env.PAYGRID_REPLICAS),
-  };
+  const settings = localStackSettings();
   await assertPortsFree({ ...settings, kafkaBrokers: '', databaseServerUrl: '', redisUrl: '' });
   const infrastructure = await provideInfrastructure(say, '', { kafkaPrefix: settings.kafkaPrefix });
   const supervisor = new AppSupervisor({ ...settings, ...infrastructure }, say);
@@ -67,11 +60,6 @@ async function main(): Promise<void> {
     say(`A ready pool card of the master (POST /api/v1/issuing/cards/assign, then /cards/activate): card_number ${poolCard.card_number}  activation_code ${poolCard.activation_code}`);
   }
   say('Press Ctrl-C to stop.');
-}
-
-/** PAYGRID_REPLICAS: processes per app, 1 by default. */
-function replicasFromEnv(raw: string | undefined): number {
-  return replicasOf({ replicas: raw === undefined || raw === '' ? 1 : Number(raw) });
 }
 
 main().catch((error) => {

@@ -1,8 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { commandControllerFor, PlatformModule } from '@paygrid/platform';
 import { AccountsConfig } from './config';
-import { AccountsAndCredentials1730000000000 } from './migrations/1730000000000-accounts-and-credentials';
-import { AccountSettingsVersion1760000000000 } from './migrations/1760000000000-account-settings-version';
+import { accountsMigrations } from './migrations';
 import { ConnectedAccountsModule } from './modules/accounts/accounts.module';
 import { CredentialsModule } from './modules/credentials/credentials.module';
 import { SeedModule } from './modules/seed/seed.module';
@@ -22,7 +21,7 @@ export class AccountsModule {
         PlatformModule.forRoot({
           app: 'accounts',
           config,
-          database: { migrations: [AccountsAndCredentials1730000000000, AccountSettingsVersion1760000000000] },
+          database: accountsMigrations(),
           commands: true,
           redis: true,
         }),

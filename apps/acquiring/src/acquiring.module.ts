@@ -3,10 +3,7 @@ import { commandControllerFor, PlatformModule } from '@paygrid/platform';
 import { AcquiringConfig, assertProductionKeys } from './config';
 import { AcquiringCommonModule } from './common/acquiring-common.module';
 import { mapAcquiringError } from './common/acquiring-errors';
-import { Acquiring1740000000000 } from './migrations/1740000000000-acquiring';
-import { AcquiringDurableJobs1750000000000 } from './migrations/1750000000000-durable-jobs';
-import { AccountSettingsVersion1760000000000 } from './migrations/1760000000000-account-settings-version';
-import { SettlementsBatchNotLocked1770000000000 } from './migrations/1770000000000-settlements-batch-not-locked';
+import { acquiringMigrations } from './migrations';
 import { AccountSettingsModule } from './modules/account-settings/account-settings.module';
 import { CardsModule } from './modules/cards/cards.module';
 import { ConnectorsModule } from './modules/connectors/connectors.module';
@@ -36,14 +33,7 @@ export class AcquiringModule {
         PlatformModule.forRoot({
           app: 'acquiring',
           config,
-          database: {
-            migrations: [
-              Acquiring1740000000000,
-              AcquiringDurableJobs1750000000000,
-              AccountSettingsVersion1760000000000,
-              SettlementsBatchNotLocked1770000000000,
-            ],
-          },
+          database: acquiringMigrations(),
           commands: true,
           commandErrors: mapAcquiringError,
           redis: true,

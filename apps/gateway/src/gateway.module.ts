@@ -2,7 +2,7 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ConfigOf, PlatformModule } from '@paygrid/platform';
 import { configSchema } from './config';
-import { IdempotencyRecords1710000000000 } from './migrations/1710000000000-idempotency-records';
+import { gatewayMigrations } from './migrations';
 import { AccountEventsListener } from './modules/auth/account-events.listener';
 import { AuthGuard } from './modules/auth/auth.guard';
 import { OnBehalfOfResolver } from './modules/auth/on-behalf-of.resolver';
@@ -46,9 +46,7 @@ export class GatewayModule {
         PlatformModule.forRoot({
           app: 'gateway',
           config,
-          // idempotency_records is no longer written (the records are in Redis, docs/gateway.md); it stays
-          // until every gateway of the release that wrote it is gone, so a rolling deploy does not fail them.
-          database: { migrations: [IdempotencyRecords1710000000000] },
+          database: gatewayMigrations(),
           outbox: false,
           redis: true,
           redisScripts: true,

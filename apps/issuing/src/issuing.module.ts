@@ -1,12 +1,9 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { createLedgerTablesMigration } from '@paygrid/ledger';
 import { commandControllerFor, PlatformModule } from '@paygrid/platform';
 import { mapIssuingError } from './common/issuing-errors';
 import { assertProductionKeys, configSchema, ISSUING_CONFIG, IssuingConfig } from './config';
-import { IssuingTables1760000000000 } from './migrations/1760000000000-issuing';
-import { IssuingFunds1760000000100 } from './migrations/1760000000100-issuing-funds';
+import { issuingMigrations } from './migrations';
 import { BalancesApiModule } from './modules/balances/balances-api.module';
-import { CardTransactions1760000000200 } from './migrations/1760000000200-card-transactions';
 import { AuthorizationModule } from './modules/authorization/authorization.module';
 import { CardTransactionsModule } from './modules/transactions/card-transactions.module';
 import { CardModule } from './modules/cards/card.module';
@@ -23,13 +20,6 @@ import { IssuingLedgerAuditModule } from './modules/ledger-audit/issuing-ledger-
  */
 /** The BullMQ queue of issuing's durable jobs (KYC reviews, card orders). Stored in Redis: never rename it. */
 export const ISSUING_JOB_QUEUE = 'issuing-jobs';
-
-export const ISSUING_MIGRATIONS = [
-  IssuingTables1760000000000,
-  createLedgerTablesMigration(1760000000001),
-  IssuingFunds1760000000100,
-  CardTransactions1760000000200,
-];
 
 @Global()
 @Module({})
@@ -53,7 +43,7 @@ export class IssuingModule {
         PlatformModule.forRoot({
           app: 'issuing',
           config,
-          database: { migrations: ISSUING_MIGRATIONS },
+          database: issuingMigrations(),
           commands: true,
           commandErrors: mapIssuingError,
           redis: true,

@@ -1,10 +1,8 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { createLedgerTablesMigration } from '@paygrid/ledger';
 import { commandControllerFor, PlatformModule } from '@paygrid/platform';
 import { mapPayoutsError } from './common/payouts-errors';
 import { PAYOUTS_CONFIG, PayoutsConfig } from './config';
-import { Payouts1750000000000 } from './migrations/1750000000000-payouts';
-import { PayoutRailOnDurableJobs1750000000002 } from './migrations/1750000000002-payout-rail-on-durable-jobs';
+import { payoutsMigrations } from './migrations';
 import { AccountDirectoryModule } from './modules/account-directory/account-directory.module';
 import { BalancesModule } from './modules/balances/balances.module';
 import { BankAccountModule } from './modules/bank-accounts/bank-account.module';
@@ -14,9 +12,6 @@ import { SandboxSeedModule } from './modules/sandbox-seed/sandbox-seed.module';
 
 /** The BullMQ queue of the payouts service's durable jobs (the bank rail's steps). Stored in Redis: never rename it. */
 export const PAYOUTS_JOB_QUEUE = 'payouts-jobs';
-
-/** The payouts ledger's tables, created in the payouts database after the service's own. */
-const LedgerTables = createLedgerTablesMigration(1750000000001);
 
 /** The service's configuration, for every feature module. */
 @Global()
@@ -42,7 +37,7 @@ export class PayoutsModule {
         PlatformModule.forRoot({
           app: 'payouts',
           config,
-          database: { migrations: [Payouts1750000000000, LedgerTables, PayoutRailOnDurableJobs1750000000002] },
+          database: payoutsMigrations(),
           commands: true,
           // The bank rail's steps. The lease is how long a SIGKILLed worker's step waits before it reruns:
           // also when the kill came after BullMQ made the job active and before the step's claim, where only

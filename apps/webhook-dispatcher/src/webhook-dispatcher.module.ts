@@ -8,8 +8,7 @@ import { OpsModule } from './modules/ops/ops.module';
 import { deliveryJobsOptions } from './modules/sending/delivery-queue';
 import { SendingModule } from './modules/sending/sending.module';
 import { WebhookSecretsModule } from './modules/secrets/webhook-secrets.module';
-import { webhookSecretKeyRing } from './modules/secrets/webhook-secret-vault';
-import { dispatcherMigrations } from './migrations';
+import { webhookDispatcherMigrations } from './migrations';
 
 /**
  * The webhook dispatcher (docs/webhooks.md): stores every domain event once and fans it out to the
@@ -29,10 +28,7 @@ export class WebhookDispatcherModule {
           app: 'webhook-dispatcher',
           config,
           // The job worker, the intake and the reconciler share the pool; a few more connections than the default.
-          database: {
-            migrations: dispatcherMigrations(webhookSecretKeyRing(config)),
-            poolSize: 20,
-          },
+          database: { ...webhookDispatcherMigrations(config), poolSize: 20 },
           commands: true,
           redis: true,
           jobs: deliveryJobsOptions(config),

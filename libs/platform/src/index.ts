@@ -7,6 +7,8 @@ export * from './logging/redaction';
 export * from './logging/logger';
 export * from './logging/fastify-correlation';
 export * from './database/data-source';
+export * from './database/app-migrations';
+export * from './database/app-database';
 export * from './database/ensure-database';
 export * from './database/autovacuum-check';
 export * from './database/delete-refusal';

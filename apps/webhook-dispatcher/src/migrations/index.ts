@@ -1,4 +1,6 @@
 import { KeyRing } from '@paygrid/envelope-crypto';
+import { AppMigrations } from '@paygrid/platform';
+import { SecretKeysConfig, webhookSecretKeyRing } from '../modules/secrets/webhook-secret-vault';
 import { WebhookEvents1710000000100 } from './1710000000100-webhook-events';
 import { WebhookDeliveries1740000000000 } from './1740000000000-webhook-deliveries';
 import { encryptWebhookSecretsMigration } from './1750000000000-encrypt-webhook-secrets';
@@ -27,4 +29,13 @@ export function dispatcherMigrations(keyRing: KeyRing): Function[] {
     DeliveriesEventNotLocked1800000000000,
     AttemptsKeyedByDelivery1810000000000,
   ];
+}
+
+/**
+ * The dispatcher's database, for the module's boot and `npm run migrate` alike (add a new migration to
+ * dispatcherMigrations). Deliveries are durable jobs, so the platform's jobs table comes first; the secrets
+ * migration seals with the key ring the configuration names.
+ */
+export function webhookDispatcherMigrations(config: SecretKeysConfig): AppMigrations {
+  return { durableJobs: true, migrations: dispatcherMigrations(webhookSecretKeyRing(config)) };
 }

@@ -1,12 +1,7 @@
 import { DataSource, EntityManager, MixedList, EntitySchema } from 'typeorm';
 import { rowsOf as queryRows } from '@paygrid/state-machine';
-import { PlatformTables1700000000000 } from './platform-tables.migration';
 import { PreparedPgClient, TracedPgClient } from '../tracing/pg-tracing';
-import { OutboxLogicalTopics1700000000010 } from './outbox-logical-topics.migration';
-import { OutboxNotifyTrigger1700000000020 } from './outbox-notify-trigger.migration';
-import { OutboxDeferredWake1700000000030 } from './outbox-deferred-wake.migration';
-import { ExpectedRows1700000000040 } from './expected-rows.migration';
-import { OutboxWakeAfterCommit1700000000050 } from './outbox-wake-after-commit.migration';
+import { appDatabaseMigrations, MigrationClass } from './app-migrations';
 import { DEFAULT_POOL_IDLE_MS } from './pool-defaults';
 
 /**
@@ -19,8 +14,9 @@ export interface DatabaseOptions {
   // TypeORM's own parameter types: entity classes, schemas or glob strings.
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   entities?: MixedList<Function | string | EntitySchema>;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  migrations?: Function[];
+  migrations?: MigrationClass[];
+  /** Whether the durable jobs' table runs before `migrations` (app-migrations.ts). */
+  durableJobs?: boolean;
   poolSize?: number;
   /** How long a pooled connection may sit idle before it is closed (DATABASE_POOL_IDLE_MS). */
   poolIdleMs?: number;
@@ -34,15 +30,7 @@ export function createDataSource(options: DatabaseOptions): DataSource {
     url: options.url,
     applicationName: `paygrid-${options.app}`,
     entities: options.entities ?? [],
-    migrations: [
-      PlatformTables1700000000000,
-      OutboxLogicalTopics1700000000010,
-      OutboxNotifyTrigger1700000000020,
-      OutboxDeferredWake1700000000030,
-      ExpectedRows1700000000040,
-      OutboxWakeAfterCommit1700000000050,
-      ...(options.migrations ?? []),
-    ],
+    migrations: appDatabaseMigrations({ durableJobs: options.durableJobs, migrations: options.migrations }),
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,

@@ -173,7 +173,7 @@ class TestJobsModule {
         PlatformModule.forRoot({
           app: 'payouts',
           config,
-          database: { migrations: [JobEffects1700000000200] },
+          database: { migrations: [JobEffects1700000000200], durableJobs: true },
           outbox: false,
           jobs,
         }),

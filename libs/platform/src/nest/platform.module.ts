@@ -15,7 +15,8 @@ import { DataSource } from 'typeorm';
 import { Kafka, Producer } from 'kafkajs';
 import Redis from 'ioredis';
 import { Logger } from 'pino';
-import { DatabaseOptions, createDataSource } from '../database/data-source';
+import { DatabaseOptions } from '../database/data-source';
+import { AppDatabaseConfig, createAppDataSource, migrateUnderLock } from '../database/app-database';
 import { createKafka, createProducer } from '../kafka/kafka-factory';
 import { CommandDispatcher } from '../kafka/command-dispatcher';
 import { ErrorMapper } from '../commands/command-ledger';
@@ -35,7 +36,6 @@ import { KafkaNames, kafkaNamesOf } from '../kafka/kafka-names';
 import { AppName } from '../config/app-catalog';
 import { JobsModule } from '../jobs/jobs.module';
 import { JobsOptions } from '../jobs/job.types';
-import { DurableJobsTable1700000000100 } from '../jobs/durable-jobs.migration';
 import { warnWhenAutovacuumIsOff } from '../database/autovacuum-check';
 import { OutboxRetention } from '../outbox/outbox-retention';
 
@@ -47,13 +47,8 @@ import { OutboxRetention } from '../outbox/outbox-retention';
  */
 export interface PlatformOptions {
   app: AppName;
-  config: {
-    DATABASE_URL: string;
-    /** Optional so a test's hand-made config need not name it: prepared unless false. */
-    DATABASE_PREPARED_STATEMENTS?: boolean;
-    /** Optional for the same reason: DEFAULT_POOL_IDLE_MS unless given. */
-    DATABASE_POOL_IDLE_MS?: number;
-    /** Optional for the same reason: 168 (7 days) unless given; 0 keeps every row. */
+  config: AppDatabaseConfig & {
+    /** Optional so a test's hand-made config need not name it: 168 (7 days) unless given; 0 keeps every row. */
     OUTBOX_RETENTION_HOURS?: number;
     OUTBOX_GATHER_MS?: number;
     KAFKA_BROKERS: string[];
@@ -61,7 +56,10 @@ export interface PlatformOptions {
     REDIS_URL: string;
     LOG_LEVEL: string;
   };
-  /** The app's own entities and migrations; omit for an app without a database. */
+  /**
+   * The app's own entities and migrations (its AppMigrations declaration, apps/<app>/src/migrations/index.ts);
+   * omit for an app without a database.
+   */
   database?: Omit<DatabaseOptions, 'url' | 'app'>;
   /** Whether the app answers commands on its command topic (every service; not the gateway). */
   commands?: boolean;
@@ -76,7 +74,7 @@ export interface PlatformOptions {
   redisScripts?: boolean;
   /** Whether the app publishes events through its outbox (default: when it has a database). */
   outbox?: boolean;
-  /** Durable jobs (Postgres record + BullMQ + reconciler) on this queue; needs a database. */
+  /** Durable jobs (Postgres record + BullMQ + reconciler) on this queue; needs a database declaring `durableJobs`. */
   jobs?: JobsOptions;
 }
 
@@ -143,26 +141,25 @@ class ConnectionsLifecycle implements OnApplicationShutdown {
   }
 }
 
-/** Arbitrary constant: "one instance of this app migrates its database at a time". */
-const MIGRATION_LOCK_ID = 748_213_002;
-
-/** Replicas booting together on a fresh database would race to create the same tables. */
-async function migrateUnderLock(dataSource: DataSource): Promise<void> {
-  const runner = dataSource.createQueryRunner();
-  await runner.connect();
-  try {
-    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    await dataSource.runMigrations({ transaction: 'each' });
-  } finally {
-    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
-    await runner.release();
-  }
+/**
+ * The durable jobs' table is migrated when the database declares it, not when `jobs` is given, so that
+ * `npm run migrate` (which reads only the declaration) creates it too: the two must agree.
+ */
+function assertJobsMatchDatabase(options: PlatformOptions): void {
+  if (options.jobs && !options.database) throw new Error('durable jobs need the app to have a database');
+  if (!options.database || Boolean(options.jobs) === Boolean(options.database.durableJobs)) return;
+  throw new Error(
+    options.jobs
+      ? `${options.app} keeps durable jobs but its database does not declare durableJobs: true (its migrations/index.ts)`
+      : `${options.app} declares durableJobs but passes no jobs options`,
+  );
 }
 
 @Global()
 @Module({})
 export class PlatformModule {
   static forRoot(options: PlatformOptions): DynamicModule {
+    assertJobsMatchDatabase(options);
     const logger = createLogger(options.app, options.config.LOG_LEVEL);
     const providers: Provider[] = [
       { provide: APP_NAME, useValue: options.app },
@@ -183,21 +180,12 @@ export class PlatformModule {
     ];
     const checkDeps: (symbol | typeof DataSource | typeof ConsumerHealth)[] = [KAFKA_ADMIN, ConsumerHealth];
 
-    if (options.jobs && !options.database) throw new Error('durable jobs need the app to have a database');
     if (options.database) {
-      const database = options.jobs
-        ? { ...options.database, migrations: [DurableJobsTable1700000000100, ...(options.database.migrations ?? [])] }
-        : options.database;
+      const database = options.database;
       providers.push({
         provide: DataSource,
         useFactory: async () => {
-          const dataSource = createDataSource({
-            ...database,
-            url: options.config.DATABASE_URL,
-            app: options.app,
-            preparedStatements: options.config.DATABASE_PREPARED_STATEMENTS,
-            poolIdleMs: options.config.DATABASE_POOL_IDLE_MS,
-          });
+          const dataSource = createAppDataSource({ app: options.app, config: options.config, database });
           await dataSource.initialize();
           await migrateUnderLock(dataSource);
           await warnWhenAutovacuumIsOff(dataSource, logger);
