@@ -311,22 +311,7 @@ describe('outbox relay and inbox', () => {
     try {
       // Whatever earlier tests left unpublished goes first, so the batch below is exactly these rows.
       while ((await relay.publishBatch()) > 0);
-      const eventIds = await dataSource.transaction(async (manager) => {
-        const ids: string[] = [];
-        for (let index = 0; index < 3; index += 1) {
-          const event = await appendToOutbox(manager, {
-            topic: EventTopics.payouts,
-            event_name: 'test.round_trips',
-            event_type: 'OPERATIONS',
-            source_id: `round-trips-${randomUUID()}`,
-            account_id: 'acct',
-            master_account_id: 'acct',
-            data: { index },
-          });
-          ids.push(event.event_id);
-        }
-        return ids;
-      });
+      const eventIds = await commitEvents(dataSource, 3, 'round_trips');
       driverQuery.mockClear();
       expect(await relay.publishBatch()).toBe(3);
       sent.push(...driverQuery.mock.calls.map((call) => String(call[0])));
@@ -357,22 +342,7 @@ describe('outbox relay and inbox', () => {
     const drainer = new OutboxRelay(dataSource, producer, stack.names, database.url, logger);
     while ((await drainer.publishBatch()) > 0);
     // Committed before the relay listens (no notification): only the full first batch makes the streak go on.
-    const eventIds = await dataSource.transaction(async (manager) => {
-      const ids: string[] = [];
-      for (let index = 0; index < 3; index += 1) {
-        const event = await appendToOutbox(manager, {
-          topic: EventTopics.payouts,
-          event_name: 'test.streak',
-          event_type: 'OPERATIONS',
-          source_id: `streak-${randomUUID()}`,
-          account_id: 'acct',
-          master_account_id: 'acct',
-          data: { index },
-        });
-        ids.push(event.event_id);
-      }
-      return ids;
-    });
+    const eventIds = await commitEvents(dataSource, 3, 'streak');
     const batches: string[][] = [];
     const relay = new OutboxRelay(dataSource, producer, stack.names, database.url, logger, {
       batchSize: 2,
@@ -536,6 +506,26 @@ describe('outbox rows written before stack prefixes', () => {
     ]);
   });
 });
+
+/** `count` events committed in one transaction (one notification), their ids in outbox order. */
+async function commitEvents(dataSource: DataSource, count: number, name: string): Promise<string[]> {
+  return dataSource.transaction(async (manager) => {
+    const ids: string[] = [];
+    for (let index = 0; index < count; index += 1) {
+      const event = await appendToOutbox(manager, {
+        topic: EventTopics.payouts,
+        event_name: `test.${name}`,
+        event_type: 'OPERATIONS',
+        source_id: `${name}-${randomUUID()}`,
+        account_id: 'acct',
+        master_account_id: 'acct',
+        data: { index },
+      });
+      ids.push(event.event_id);
+    }
+    return ids;
+  });
+}
 
 async function terminateSessions(url: string, applicationName: string): Promise<void> {
   const client = new Client({ connectionString: url });

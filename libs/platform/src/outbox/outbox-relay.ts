@@ -66,9 +66,12 @@ export function beginRelayBatch(batchSize: number): string {
   ].join('; ');
 }
 
-/** Whether the batch's lock was won, and its rows (none when it was not), from beginRelayBatch's results. */
+/**
+ * Whether the batch's lock was won, and its rows (none when it was not), from the results of a query that
+ * ends with beginRelayBatch's statements (its lock and read are the last two, whatever came before them).
+ */
 function batchOf(results: QueryResult[]): { acquired: boolean; rows: OutboxRow[] } {
-  const [, , lock, read] = results;
+  const [lock, read] = results.slice(-2);
   return { acquired: lock?.rows[0]?.acquired === true, rows: (read?.rows ?? []) as OutboxRow[] };
 }
 
@@ -167,7 +170,7 @@ export class OutboxRelay {
         const results = (await client.query(query)) as unknown as QueryResult[];
         total += unmarked.length;
         unmarked = [];
-        const { acquired, rows } = batchOf(results.slice(-4));
+        const { acquired, rows } = batchOf(results);
         if (!acquired || rows.length === 0) {
           open = false;
           await client.query('ROLLBACK');
