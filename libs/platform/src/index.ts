@@ -16,7 +16,6 @@ export * from './database/group-commit';
 export * from './outbox/outbox-writer';
 export * from './outbox/outbox-relay';
 export * from './outbox/deferred-wakes';
-export * from './outbox/local-relay';
 export * from './outbox/outbox-retention';
 export * from './outbox/inbox';
 export * from './commands/command-ledger';

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { bufferOutbox, OutboxBuffering, outboxWakeOwed, takeBufferedOutbox } from '../outbox/outbox-writer';
-import { wakeAfterCommit, wakeAfterFailedCommit, wakeToWriteWithCommit } from '../outbox/deferred-wakes';
+import { wakeAfterCommit, wakeToWriteWithCommit } from '../outbox/deferred-wakes';
 import { Executor, Statement } from './data-source';
 
 /**
@@ -73,14 +73,8 @@ export async function runAsOneStatement(
   const owed = outboxWakeOwed(events);
   const wake = wakeToWriteWithCommit(dataSource, owed);
   if (!wake) {
-    let rows: unknown;
-    try {
-      rows = await dataSource.query(sql, params);
-    } catch (error) {
-      wakeAfterFailedCommit(dataSource, owed, wake);
-      throw error;
-    }
-    wakeAfterCommit(dataSource, owed, wake);
+    const rows: unknown = await dataSource.query(sql, params);
+    wakeAfterCommit(dataSource, owed);
     return rows;
   }
   const runner = dataSource.createQueryRunner();

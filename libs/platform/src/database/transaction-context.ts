@@ -1,7 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { Logger } from 'pino';
 import { bufferOutbox, OutboxBuffering, OutboxWakeOwed, outboxWakeOwed } from '../outbox/outbox-writer';
-import { wakeAfterCommit, wakeAfterFailedCommit, wakeToWriteWithCommit } from '../outbox/deferred-wakes';
+import { wakeAfterCommit, wakeToWriteWithCommit } from '../outbox/deferred-wakes';
 import { closingStatement } from './one-statement';
 import { Statement } from './data-source';
 import { PipelinedTransaction } from './pipelined-transaction';
@@ -99,22 +99,19 @@ export async function runInTransaction<R>(
   const tx = new OpenTransaction(open);
   let result: R;
   let owed: OutboxWakeOwed | undefined;
-  let wake: Statement | undefined;
   try {
     // The transaction's events are written by its closing statement (outbox-writer.ts).
     bufferOutbox(open.manager, options.outbox);
     result = await work(tx);
     const last = closingStatement(open.manager, tx.last);
     owed = outboxWakeOwed(open.manager);
-    wake = wakeToWriteWithCommit(dataSource, owed);
-    await open.commit(last, wake);
+    await open.commit(last, wakeToWriteWithCommit(dataSource, owed));
   } catch (error) {
-    wakeAfterFailedCommit(dataSource, owed, wake);
     return await open.fail(error);
   } finally {
     await open.release();
   }
-  wakeAfterCommit(dataSource, owed, wake);
+  wakeAfterCommit(dataSource, owed);
   startHooks(tx.hooks, logger);
   return result;
 }

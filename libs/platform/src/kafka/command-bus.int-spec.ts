@@ -26,8 +26,7 @@ import { HandleCommand } from '../commands/handle-command.decorator';
 import { StagedContext, WriteContext } from '../commands/command-context';
 import { commandControllerFor } from './command-controller';
 import { appendToOutbox, NewEvent, OUTBOX_CHANNEL } from '../outbox/outbox-writer';
-import { configureDeferredWakes, deferredWakePending, OUTBOX_DEFERRED_WAKE_MS } from '../outbox/deferred-wakes';
-import { localRelayOf } from '../outbox/local-relay';
+import { configureDeferredWakes, OUTBOX_DEFERRED_WAKE_MS } from '../outbox/deferred-wakes';
 
 /**
  * Request/reply over the real broker with a real service (a test module on the payouts command topic
@@ -275,9 +274,6 @@ describe('command bus against a real service', () => {
 
   it("defers the outbox relay's wake-up of a staged command's first transaction to its final commit", async () => {
     await startService();
-    const dataSource = service!.get(DataSource);
-    // Its relay's first read, at start, takes the lock: from then on its commits wake it in the process.
-    await waitFor(() => localRelayOf(dataSource)?.holdsLock() === true, { what: 'the relay holding the lock' });
     // The process's own wake-up for the first transaction far off: only the final commit's can be heard.
     configureDeferredWakes({ afterMs: 600_000 });
     const listener = await NotificationListener.start(database.url, OUTBOX_CHANNEL);
@@ -285,14 +281,11 @@ describe('command bus against a real service', () => {
       const commandId = `cmd-${randomUUID()}`;
       const note = `wake-${commandId}`;
       await bus.execute(TestCommands.staged, { note }, { actor: null, commandId, timeoutMs: 15_000 });
-      // One wake-up for both transactions, by the final commit, which cancelled the deferred one's. The service's
-      // relay holds the lock, so that wake-up is a call in its process (local-relay.ts): no NOTIFY at all.
-      expect(deferredWakePending(dataSource)).toBe(false);
-      expect(await listener.heardBeforeBarrier()).toEqual([]);
-      const events = await dataSource.query(
-        `SELECT payload::jsonb->>'event_name' AS name FROM outbox WHERE message_key = $1 ORDER BY id`,
-        [note],
-      );
+      // One wake-up for both transactions, sent by the final commit (which cancelled the deferred one's).
+      expect(await listener.heardBeforeBarrier()).toEqual(['']);
+      const events = await service!
+        .get(DataSource)
+        .query(`SELECT payload::jsonb->>'event_name' AS name FROM outbox WHERE message_key = $1 ORDER BY id`, [note]);
       expect(events.map((row: { name: string }) => row.name)).toEqual(['test.staged_prepared', 'test.staged_completed']);
     } finally {
       configureDeferredWakes({ afterMs: OUTBOX_DEFERRED_WAKE_MS });

@@ -1,7 +1,6 @@
 import { DataSource } from 'typeorm';
 import { Statement } from '../database/data-source';
 import { OUTBOX_WAKE, OutboxWakeOwed } from './outbox-writer';
-import { LocalRelay, localRelayOf, lockHoldingRelayOf } from './local-relay';
 
 /**
  * The relay's wake-up for a deferred-wake write (a staged command's first record), kept in this process
@@ -29,9 +28,7 @@ export function configureDeferredWakes(options: { afterMs: number }): void {
 /**
  * What a committer owing `owed` (outboxWakeOwed) writes right behind its COMMIT: OUTBOX_WAKE when it owes a
  * plain wake-up, which also covers every deferred write of this process armed so far (their timers are
- * cleared); nothing otherwise. Nothing either when the relay of this process holds the lock: it is woken in
- * the process once the commit is done (wakeAfterCommit, local-relay.ts). Call it in the tick the wake-up is
- * written, and hand its answer to wakeAfterCommit.
+ * cleared); nothing otherwise. Call it in the tick the wake-up is written.
  */
 export function wakeToWriteWithCommit(
   dataSource: DataSource,
@@ -43,50 +40,21 @@ export function wakeToWriteWithCommit(
     clearTimeout(timer);
     pending.delete(dataSource);
   }
-  return lockHoldingRelayOf(dataSource) ? undefined : OUTBOX_WAKE;
+  return OUTBOX_WAKE;
 }
 
-/**
- * Once the write committed, what it owes that was not written behind its COMMIT (`written`, what
- * wakeToWriteWithCommit answered): a plain wake-up goes to the relay of this process; a deferred one is kept
- * in the process (armed) until a plain one covers it.
- */
-export function wakeAfterCommit(
-  dataSource: DataSource,
-  owed: OutboxWakeOwed | undefined,
-  written: Statement | undefined,
-): void {
-  if (owed === 'now' && !written) return wakeRelay(dataSource, localRelayOf(dataSource));
+/** Once the write committed: a deferred wake-up is kept in the process (armed) until a plain one covers it. */
+export function wakeAfterCommit(dataSource: DataSource, owed: OutboxWakeOwed | undefined): void {
   if (owed !== 'deferred') return;
   // A timer already armed fires sooner, and so covers this write too.
   if (pending.has(dataSource)) return;
   const timer = setTimeout(() => {
     pending.delete(dataSource);
-    wakeRelay(dataSource, lockHoldingRelayOf(dataSource));
+    // A failed wake-up delays the rows to the relay's poll; nothing is lost.
+    dataSource.query(OUTBOX_WAKE.sql, OUTBOX_WAKE.params).catch(() => undefined);
   }, afterMs);
   timer.unref();
   pending.set(dataSource, timer);
-}
-
-/**
- * The write failed: a plain wake-up it owed still goes out, as a NOTIFY written behind a COMMIT that rolled back
- * does, since wakeToWriteWithCommit let it cover this process's deferred writes (their timers are cleared).
- */
-export function wakeAfterFailedCommit(
-  dataSource: DataSource,
-  owed: OutboxWakeOwed | undefined,
-  written: Statement | undefined,
-): void {
-  if (owed === 'now') wakeAfterCommit(dataSource, owed, written);
-}
-
-/**
- * Wakes `local` when given (it forwards the wake-up should it find the lock taken), otherwise every relay of
- * the database through Postgres. A failed NOTIFY delays the rows to the relay's poll; nothing is lost.
- */
-function wakeRelay(dataSource: DataSource, local: LocalRelay | undefined): void {
-  if (local) return local.wakeLocally();
-  dataSource.query(OUTBOX_WAKE.sql, OUTBOX_WAKE.params).catch(() => undefined);
 }
 
 /** Whether a deferred write's wake-up is still waiting on `dataSource`. */

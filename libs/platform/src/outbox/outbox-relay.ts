@@ -3,8 +3,7 @@ import { DataSource } from 'typeorm';
 import { Producer } from 'kafkajs';
 import { Logger } from 'pino';
 import { KafkaNames } from '../kafka/kafka-names';
-import { OUTBOX_CHANNEL, OUTBOX_WAKE } from './outbox-writer';
-import { LocalRelay, registerLocalRelay, unregisterLocalRelay } from './local-relay';
+import { OUTBOX_CHANNEL } from './outbox-writer';
 import { tracePublication } from '../tracing/outbox-spans';
 
 /**
@@ -13,9 +12,8 @@ import { tracePublication } from '../tracing/outbox-spans';
  * Guarantees: at-least-once (a crash after publishing and before marking republishes the rows;
  * consumers dedupe by event id through their inbox) and per-aggregate order (rows go out in id order,
  * and a transaction-scoped advisory lock lets only one relay of a database publish at a time, so
- * replicas cannot interleave batches). Low latency: LISTEN/NOTIFY wakes the relay on every commit, and a
- * commit of its own process while it holds the lock wakes it without Postgres (local-relay.ts); a short
- * poll covers missed notifications and a dropped LISTEN connection. Rows name the logical topic;
+ * replicas cannot interleave batches). Low latency: LISTEN/NOTIFY wakes the relay on every commit; a
+ * short poll covers missed notifications and a dropped LISTEN connection. Rows name the logical topic;
  * the relay publishes to that topic of its own stack (KafkaNames), never another stack's.
  */
 export interface OutboxRelayOptions {
@@ -83,7 +81,7 @@ export function markPublishedAndCommit(ids: string[]): string {
   return `UPDATE outbox SET published_at = now() WHERE id = ANY('{${ids.join(',')}}'::bigint[]); COMMIT`;
 }
 
-export class OutboxRelay implements LocalRelay {
+export class OutboxRelay {
   private running = false;
   private loop?: Promise<void>;
   private listener?: Client;
@@ -94,10 +92,6 @@ export class OutboxRelay implements LocalRelay {
    * would sleep a whole poll interval with them waiting (seen as webhook and event latency).
    */
   private notified = false;
-  /** A commit of this process woke the relay in the process, and no read has covered it yet. */
-  private wokenLocally = false;
-  /** The last read won the lock: committers of this process wake this relay instead of notifying. */
-  private lockWon = false;
   private readonly batchSize: number;
   /** Round trip 1 of every batch, written once. */
   private readonly beginBatch: string;
@@ -123,12 +117,10 @@ export class OutboxRelay implements LocalRelay {
     if (this.running) return;
     this.running = true;
     await this.listen();
-    registerLocalRelay(this.dataSource, this);
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
-    unregisterLocalRelay(this.dataSource, this);
     this.running = false;
     this.wake?.();
     await this.loop;
@@ -170,21 +162,15 @@ export class OutboxRelay implements LocalRelay {
     // The ids of the open transaction's batch: in Kafka, not yet marked.
     let unmarked: string[] = [];
     let total = 0;
-    // A wake-up from this process that the read in flight is to cover.
-    let localWake = false;
     try {
       for (let batches = 1; ; batches += 1) {
         this.notified = false;
-        localWake = this.takeLocalWake();
         open = true;
         const query = unmarked.length > 0 ? `${markPublishedAndCommit(unmarked)}; ${this.beginBatch}` : this.beginBatch;
         const results = (await client.query(query)) as unknown as QueryResult[];
         total += unmarked.length;
         unmarked = [];
         const { acquired, rows } = batchOf(results);
-        this.lockWon = acquired;
-        if (!acquired && localWake) this.forwardWake();
-        localWake = false;
         if (!acquired || rows.length === 0) {
           open = false;
           await client.query('ROLLBACK');
@@ -202,8 +188,6 @@ export class OutboxRelay implements LocalRelay {
         if (this.notified && this.gatherMs > 0) await this.gather();
       }
     } catch (error) {
-      // The read failed: the next one covers its wake-up (and forwards it, should it lose the lock).
-      if (localWake) this.wokenLocally = true;
       if (open) await client.query('ROLLBACK').catch(() => undefined);
       this.counted(total);
       throw error;
@@ -281,30 +265,6 @@ export class OutboxRelay implements LocalRelay {
   private wakeNow(): void {
     this.notified = true;
     this.wake?.();
-  }
-
-  holdsLock(): boolean {
-    return this.running && this.lockWon;
-  }
-
-  /** A commit of this process, instead of its NOTIFY (local-relay.ts). */
-  wakeLocally(): void {
-    this.wokenLocally = true;
-    this.wakeNow();
-  }
-
-  private takeLocalWake(): boolean {
-    const taken = this.wokenLocally;
-    this.wokenLocally = false;
-    return taken;
-  }
-
-  /**
-   * Another relay holds the lock: it did not hear the commit that woke this one in the process, so tell every
-   * relay of the database. This relay hears it too, and does not forward a NOTIFY: no ping-pong.
-   */
-  private forwardWake(): void {
-    this.dataSource.query(OUTBOX_WAKE.sql, OUTBOX_WAKE.params).catch(() => undefined);
   }
 
   private async reconnectListenerIfNeeded(): Promise<void> {

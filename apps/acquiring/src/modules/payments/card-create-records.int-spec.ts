@@ -1,11 +1,10 @@
 import { Logger } from 'pino';
 import { AcquiringEvents, EventTopics } from '@paygrid/contracts';
 import { newId } from '@paygrid/ids';
-import { actorOf, waitFor, watchPgRoundTrips } from '@paygrid/testing';
+import { actorOf, watchPgRoundTrips } from '@paygrid/testing';
 import {
   appendToOutbox,
   Executor,
-  localRelayOf,
   OneStatement,
   runAsOneStatement,
   runInTransaction,
@@ -308,7 +307,6 @@ describe("a card create's records: the first in one statement, the later ones' k
   }
 
   it('settles a capture in three round trips, its attempt moved as planned', async () => {
-    await waitFor(() => localRelayOf(service.dataSource)?.holdsLock() === true, { what: 'the relay holding the lock' });
     const settled = await capturedCreate();
     const wire = watchPgRoundTrips();
     try {
@@ -325,7 +323,8 @@ describe("a card create's records: the first in one statement, the later ones' k
       'WITH touched',
       'INSERT INTO',
       'COMMIT',
-      // No NOTIFY behind COMMIT: this process's relay holds the lock and is woken in the process (local-relay.ts).
+      // The relay's wake-up, right behind COMMIT in the same write (outbox-writer.ts, outboxWakeOwed).
+      'SELECT pg_notify($1,',
     ]);
     // BEGIN with the lock; the settlement; the attempt's move, the events and COMMIT.
     expect(transaction?.roundTrips).toBe(3);
