@@ -28,7 +28,7 @@ describe('the figures an A/B run is compared by', () => {
     });
   });
 
-  it('reads a create run: its rate and its per-create numbers (GC pauses too), not its latencies, averages nor text', () => {
+  it("reads a create run: its rate and its per-create numbers (GC pauses, the relay's batches and the databases' wake-ups too), not its latencies, averages, the apps' wake-ups nor text", () => {
     const figures = figuresOf({
       results: {
         acquiring_create_intent: {
@@ -37,6 +37,9 @@ describe('the figures an A/B run is compared by', () => {
           gc_pause_ms_per_op_gateway: 0.05,
           gc_scavenge_avg_ms_gateway: 0.9,
           commits_per_op_acquiring: 3.99,
+          relay_batches_per_op_acquiring: 0.33,
+          wakeups_per_op_postgres_acquiring: 12.1,
+          wakeups_per_op_gateway: 0.3,
           p99_ms: 180,
           cpu_ms_unit: 'ms',
         },
@@ -47,6 +50,8 @@ describe('the figures an A/B run is compared by', () => {
       cpu_ms_gateway: 1.08,
       gc_pause_ms_per_op_gateway: 0.05,
       commits_per_op_acquiring: 3.99,
+      relay_batches_per_op_acquiring: 0.33,
+      wakeups_per_op_postgres_acquiring: 12.1,
     });
   });
 

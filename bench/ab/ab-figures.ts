@@ -82,10 +82,13 @@ export function speedCaution(runs: RunFigures[]): string | null {
  * app's garbage-collection pauses (what a runtime flag such as §36's nursery size acts on), and what the
  * create cost in counts (commits, row writes, WAL, wake-ups), which do not move with the machine: a change
  * that shows in a count shows in every pair. The WAL's full-page images and the run's checkpoints are there to
- * tell a checkpoint inside a run from a change of the code (§37).
+ * tell a checkpoint inside a run from a change of the code (§37). The relay's batches per create and each
+ * database's backend wake-ups say where a count moved: three rounds (§40, §42, §43) turned on the relay's batch
+ * size, which every consumer of the events pays for per batch. Not the apps' own wake-ups: a saturated event loop
+ * rarely blocks, so they fall as the load rises (§1).
  */
 const PER_CREATE =
-  /^(cpu_ms_|gc_pause_ms_per_op_|commits_per_op_|row_writes_per_op_|wal_kb_per_op$|wal_full_page_images_per_op$|wal_checkpoints_during_run$|server_wakeups_per_operation$)/;
+  /^(cpu_ms_|gc_pause_ms_per_op_|commits_per_op_|row_writes_per_op_|relay_batches_per_op_|wakeups_per_op_postgres_|wal_kb_per_op$|wal_full_page_images_per_op$|wal_checkpoints_during_run$|server_wakeups_per_operation$)/;
 
 /** What a run is compared by: issue 12's targets (the ratio where there is a baseline) and where the CPU went. */
 export function figuresOf(document: {
