@@ -31,12 +31,33 @@ describe('RedisScripts', () => {
     await reader.del(key);
   });
 
-  it('runs a script Redis does not know, by sending its text', async () => {
-    // A body no Redis has seen: its EVALSHA is refused with NOSCRIPT, as after a restart or SCRIPT FLUSH.
-    const fresh = luaScript(`-- ${randomUUID()}\nreturn ARGV[1]`);
+  it('loads a script Redis does not know ahead of its first run, so scripts issued behind it run after it', async () => {
+    const key = `paygrid:test:redis-scripts:${randomUUID()}`;
+    const length = luaScript(`return redis.call('LLEN', KEYS[1])`);
+    expect(await scripts.run(length, [key], [])).toBe(0);
+    // A body no Redis has seen, as every script is after a restart: refused by SHA alone, it would be sent
+    // again as EVAL once the refusal came back, after the length script issued behind it had run.
+    const fresh = luaScript(`-- ${randomUUID()}\nreturn redis.call('RPUSH', KEYS[1], ARGV[1])`);
     expect(await reader.script('EXISTS', fresh.sha)).toEqual([0]);
-    expect(await scripts.run(fresh, [], ['answered'])).toBe('answered');
+    const written = scripts.run(fresh, [key], ['first']);
+    const read = scripts.run(length, [key], []);
+    expect(await Promise.all([written, read])).toEqual([1, 1]);
     expect(await reader.script('EXISTS', fresh.sha)).toEqual([1]);
+    await reader.del(key);
+  });
+
+  it('runs a script Redis forgot under a live connection by sending its text, then loads it again', async () => {
+    const fake = await FakeRedis.start('forgets scripts');
+    const forgetful = RedisScripts.connect(fake.url, 'redis-scripts-it-forget', silent);
+    try {
+      await forgetful.whenConnected();
+      expect(await forgetful.run(APPEND, ['k'], ['v'])).toBe(7);
+      expect(await forgetful.run(APPEND, ['k'], ['v'])).toBe(7);
+      expect(fake.received).toEqual(['SCRIPT', 'EVALSHA', 'EVAL', 'SCRIPT', 'EVALSHA', 'EVAL']);
+    } finally {
+      await forgetful.close();
+      await fake.stop();
+    }
   });
 
   it('fails a script whose connection drops before the reply, and never sends it again', async () => {
@@ -54,7 +75,10 @@ describe('RedisScripts', () => {
           ),
         { what: 'the reconnection' },
       );
-      expect(fake.evalShaCount).toBe(1);
+      expect(fake.received.filter((name) => name === 'EVALSHA')).toHaveLength(1);
+      // The new connection may reach a Redis that restarted: the script is loaded again before its next run.
+      await expect(dropping.run(APPEND, ['k'], ['v'])).rejects.toThrow();
+      expect(fake.received.filter((name) => name === 'SCRIPT')).toHaveLength(2);
     } finally {
       await dropping.close();
       await fake.stop();
@@ -74,14 +98,19 @@ describe('RedisScripts', () => {
 });
 
 /**
- * A server that completes node-redis' handshake and answers PING, and drops the connection on the first
- * EVALSHA it reads: a Redis that went away with a script in flight.
+ * A server that completes node-redis' handshake and answers PING and SCRIPT LOAD, and either drops the
+ * connection on the first EVALSHA it reads (a Redis that went away with a script in flight) or refuses every
+ * EVALSHA with NOSCRIPT and answers EVAL with 7 (a Redis whose scripts were flushed). `received` lists the
+ * script commands it read, in order.
  */
 class FakeRedis {
-  evalShaCount = 0;
+  readonly received: string[] = [];
   private readonly sockets = new Set<Socket>();
 
-  private constructor(private readonly server: Server) {
+  private constructor(
+    private readonly server: Server,
+    private readonly mode: 'drops on EVALSHA' | 'forgets scripts',
+  ) {
     server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -96,8 +125,8 @@ class FakeRedis {
     });
   }
 
-  static async start(): Promise<FakeRedis> {
-    const fake = new FakeRedis(createServer());
+  static async start(mode: 'drops on EVALSHA' | 'forgets scripts' = 'drops on EVALSHA'): Promise<FakeRedis> {
+    const fake = new FakeRedis(createServer(), mode);
     await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
     return fake;
   }
@@ -113,12 +142,14 @@ class FakeRedis {
 
   /** Answers one command; false once it dropped the connection. */
   private answer(socket: Socket, name: string): boolean {
-    if (name === 'EVALSHA') {
-      this.evalShaCount += 1;
+    if (['SCRIPT', 'EVALSHA', 'EVAL'].includes(name)) this.received.push(name);
+    if (name === 'EVALSHA' && this.mode === 'drops on EVALSHA') {
       socket.destroy();
       return false;
     }
-    socket.write(name === 'PING' ? '+PONG\r\n' : '+OK\r\n');
+    if (name === 'EVALSHA') socket.write('-NOSCRIPT No matching script. Please use EVAL.\r\n');
+    else if (name === 'EVAL') socket.write(':7\r\n');
+    else socket.write(name === 'PING' ? '+PONG\r\n' : '+OK\r\n');
     return true;
   }
 }

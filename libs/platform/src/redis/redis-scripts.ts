@@ -28,7 +28,12 @@ type ScriptClient = ReturnType<typeof createScriptClient>;
  * - One socket. Commands leave in the order they are issued (each event-loop turn's in one write) and are
  *   answered in that order, so a script queued before another runs before it: the gateway's settling of a
  *   record behind its answer relies on that.
- * - A script Redis does not know (restarted, SCRIPT FLUSH) is sent again once, as EVAL.
+ * - A script's first run on a connection is preceded by its SCRIPT LOAD, in the same write: Redis may have
+ *   restarted since the last connection, and a refused EVALSHA would be sent again as EVAL only once its
+ *   refusal came back, after scripts issued behind it had run. That reordering let a retry's claim overtake
+ *   the settling of the answer it retried, so the retry found the record still locked (docs/gateway.md).
+ *   A script Redis forgot under a live connection (SCRIPT FLUSH) is still refused: it is sent again once, as
+ *   EVAL, and every script is loaded again before its next run.
  * - No offline queue and no re-sending. A command issued while the connection is down, or in flight when
  *   it drops, fails at once. A script whose reply was lost may or may not have run, and sending it again
  *   blind (ioredis' default) could count a rate limit twice or claim a key twice. The caller decides: the
@@ -38,6 +43,8 @@ type ScriptClient = ReturnType<typeof createScriptClient>;
  */
 export class RedisScripts {
   private down = false;
+  /** The scripts loaded on this connection since it was last ready, by SHA. */
+  private readonly loaded = new Set<string>();
   private connecting: Promise<void> = Promise.resolve();
 
   private constructor(
@@ -63,14 +70,23 @@ export class RedisScripts {
     return this.connecting;
   }
 
-  /** Runs the script by its SHA, or by its text once when Redis has forgotten it. */
+  /** Runs the script by its SHA (loaded first on this connection), or by its text once when Redis has forgotten it. */
   run(script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    if (!this.loaded.has(script.sha)) this.load(script);
     const command = ['EVALSHA', script.sha, String(keys.length), ...keys, ...args.map(String)];
     return this.client.sendCommand(command).catch((error: unknown) => {
       if (!isNoScript(error)) throw error;
-      // Rare (a restart, SCRIPT FLUSH): the same arguments behind the script's text.
+      // Rare (SCRIPT FLUSH under a live connection): the same arguments behind the script's text, and every
+      // script loaded again before its next run.
+      this.loaded.clear();
       return this.client.sendCommand(['EVAL', script.lua, ...command.slice(2)]);
     });
+  }
+
+  /** Queues the script's SCRIPT LOAD ahead of its run; not awaited (the run's own reply says how it went). */
+  private load(script: LuaScript): void {
+    this.loaded.add(script.sha);
+    this.client.sendCommand(['SCRIPT', 'LOAD', script.lua]).catch(() => this.loaded.delete(script.sha));
   }
 
   async ping(): Promise<void> {
@@ -94,6 +110,8 @@ export class RedisScripts {
   }
 
   private ready(): void {
+    // A new connection, perhaps to a Redis that restarted: its scripts are loaded again before their next run.
+    this.loaded.clear();
     if (!this.down) return;
     this.down = false;
     this.logger.info('redis scripts connection ready again');
