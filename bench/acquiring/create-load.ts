@@ -182,6 +182,8 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     };
 
     options.say('  create-intent, concurrency 16, 10 s, one endpoint answering 500 to everything');
+    // As before the c16 run: the run it is compared with starts with no earlier settlement pending.
+    const pendingBeforeFailing = await settledJobs();
     await maintained();
     await receiver.respond(SECOND_PATH, { status: 500, body: 'bench: failing on purpose' });
     // Who pays for the failing endpoint: each process's CPU per create over this run's window alone
@@ -238,7 +240,12 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
             ),
           }
         : {}),
-      acquiring_failing_endpoint: { ...failing, ...failingCpu, failing_endpoint_attempts: failedAttempts },
+      acquiring_failing_endpoint: {
+        ...failing,
+        ...failingCpu,
+        failing_endpoint_attempts: failedAttempts,
+        job_runs_waited_for: pendingBeforeFailing,
+      },
       acquiring_create_intent_no_endpoints: withoutEndpoints,
       // Measured as step 3 is (until its webhooks drained, less the idle burn), on the stack as it came from
       // the run without endpoints: what the same creates cost while the JIT still compiles their path.
