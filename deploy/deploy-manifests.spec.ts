@@ -20,7 +20,7 @@ import {
   SHUTDOWN_TIMINGS,
 } from '@paygrid/platform';
 import { allTopics } from '@paygrid/contracts';
-import { appSchemas } from '@paygrid/local-stack';
+import { APP_NODE_FLAGS, appSchemas } from '@paygrid/local-stack';
 
 const ROOT = join(__dirname, '..');
 
@@ -605,7 +605,7 @@ describe(DOCKERFILE, () => {
     expect(problems).toEqual([]);
   });
 
-  it('runs as a non-root USER, with a HEALTHCHECK on /health/live and the app under the register-paths preload', () => {
+  it("runs as a non-root USER, with a HEALTHCHECK on /health/live, the app under the register-paths preload and the apps' node flags", () => {
     const problems: string[] = [];
     const user = finalOf('USER').pop()?.args.trim();
     if (!user) problems.push(`${DOCKERFILE}: the runtime stage sets no USER (it would run as root)`);
@@ -619,6 +619,13 @@ describe(DOCKERFILE, () => {
     if (!cmd.includes(`-r ${REGISTER_PATHS}`) || !/dist\/apps\/\$\{?APP\}?\/src\/main\.js/.test(cmd)) {
       problems.push(
         `${DOCKERFILE}: CMD must run node -r ${REGISTER_PATHS} dist/apps/\${APP}/src/main.js, is ${cmd}`,
+      );
+    }
+    // The flags the local launcher gives every app (V8 flags Node refuses in NODE_OPTIONS): the image runs the same.
+    const nodeFlags = /\bexec node ((?:--\S+ )*)-r /.exec(cmd)?.[1].trim().split(' ').filter(Boolean) ?? [];
+    if (nodeFlags.join(' ') !== APP_NODE_FLAGS.join(' ')) {
+      problems.push(
+        `${DOCKERFILE}: CMD runs node with ${nodeFlags.join(' ') || 'no flags'}, the apps' are ${APP_NODE_FLAGS.join(' ')}`,
       );
     }
     const copies = finalOf('COPY').map((c) => c.args);

@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { APP_CATALOG, AppDescriptor, AppName, databaseUrlFor } from '@paygrid/platform';
+import { APP_NODE_FLAGS } from './app-node-flags';
 import { underAppScheduling } from './app-scheduling';
 
 /**
@@ -158,6 +159,7 @@ export function launchApp(
     app.name,
     process.execPath,
     [
+      ...APP_NODE_FLAGS,
       ...profilingArgs(),
       '-r',
       path.join(REPO_ROOT, 'deploy/local/register-paths.js'),

@@ -1,5 +1,6 @@
 // The local stack as a library: `npm start`, `npm test` and the e2e tier run the same launcher.
 export * from './app-launcher';
+export * from './app-node-flags';
 export * from './app-scheduling';
 export * from './app-priority';
 export * from './infrastructure';
