@@ -8,8 +8,8 @@
  * gone quiet. In a service that is quiet between bursts it fired in the middle of the next burst: in the bench,
  * the gateway's first major GC after its HTTP section came that way during the create run, paused it 150 ms
  * and, being a memory-reducing collection, threw away the optimised code of 264 functions of the request path,
- * which V8 then compiled again: the gateway's CPU per create 2.0–3.1 ms against 1.4 without it
- * (docs/performance.md §44). Without the reducer the heap is still collected by V8's ordinary limits; it is
+ * which V8 then compiled again: the gateway's CPU per create 1.8–2.3 ms against 1.3–1.6 without it in
+ * three alternated pairs (docs/performance.md §44). Without the reducer the heap is still collected by V8's ordinary limits; it is
  * not shrunk while the service is idle, which a container with a fixed memory limit does not need.
  */
 export const APP_NODE_FLAGS: readonly string[] = ['--no-memory-reducer'];

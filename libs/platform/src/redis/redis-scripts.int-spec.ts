@@ -97,6 +97,8 @@ describe('RedisScripts', () => {
   });
 });
 
+type FakeRedisMode = 'drops on EVALSHA' | 'forgets scripts';
+
 /**
  * A server that completes node-redis' handshake and answers PING and SCRIPT LOAD, and either drops the
  * connection on the first EVALSHA it reads (a Redis that went away with a script in flight) or refuses every
@@ -109,7 +111,7 @@ class FakeRedis {
 
   private constructor(
     private readonly server: Server,
-    private readonly mode: 'drops on EVALSHA' | 'forgets scripts',
+    private readonly mode: FakeRedisMode,
   ) {
     server.on('connection', (socket) => {
       this.sockets.add(socket);
@@ -125,7 +127,7 @@ class FakeRedis {
     });
   }
 
-  static async start(mode: 'drops on EVALSHA' | 'forgets scripts' = 'drops on EVALSHA'): Promise<FakeRedis> {
+  static async start(mode: FakeRedisMode = 'drops on EVALSHA'): Promise<FakeRedis> {
     const fake = new FakeRedis(createServer(), mode);
     await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
     return fake;
