@@ -76,8 +76,21 @@ const OK_PATH = '/bench-ok';
 /** How long the idle stack is watched for its CPU per second, just before the measured run. */
 const IDLE_SAMPLE_MS = 3000;
 const SECOND_PATH = '/bench-second';
-/** The concurrency-16 warm-up with both endpoints, before c1 and the measured run (§37). */
-const WARM_UP_SECONDS = 20;
+/**
+ * The concurrency-16 warm-up with both endpoints, before c1 and the measured run (§37). It does not finish V8's
+ * tier-ups (TurboFan takes a function after ~11,000 calls); an 80 s one changed no figure readably (§45).
+ */
+const DEFAULT_WARM_UP_SECONDS = 20;
+
+/** ACQUIRING_BENCH_WARM_UP_SECONDS: the warm-up's length, 20 s when unset. */
+export function warmUpSeconds(raw = process.env.ACQUIRING_BENCH_WARM_UP_SECONDS): number {
+  const value = (raw ?? '').trim();
+  if (value === '') return DEFAULT_WARM_UP_SECONDS;
+  const seconds = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!(seconds >= 1 && seconds <= 600))
+    throw new Error(`ACQUIRING_BENCH_WARM_UP_SECONDS must be whole seconds from 1 to 600, got "${value}"`);
+  return seconds;
+}
 
 export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<string, Record<string, number | string>>> {
   const client = await createIntentClient(options.gateway, options.credentials);
@@ -107,9 +120,10 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     // The JIT's warm-up of the path the measured runs take, webhook deliveries included (docs/performance.md
     // §37): V8 compiles each hot function once per process, gradually, over the first few thousand creates; a
     // run measured before that charges the compiling to the creates. Its CPU is recorded, not a target.
-    options.say(`  create-intent, concurrency 16, ${WARM_UP_SECONDS} s, both endpoints answering 200: the JIT's warm-up`);
+    const warmUpLength = warmUpSeconds();
+    options.say(`  create-intent, concurrency 16, ${warmUpLength} s, both endpoints answering 200: the JIT's warm-up`);
     const closeWarmUpWindow = openCpuWindow(options.cpuGroups);
-    const warmUp = await runCreateIntents(client, { concurrency: 16, seconds: WARM_UP_SECONDS });
+    const warmUp = await runCreateIntents(client, { concurrency: 16, seconds: warmUpLength });
     await drained(arrivedOk);
     const warmUpWindow = closeWarmUpWindow();
 
