@@ -93,6 +93,8 @@ export function warmUpSeconds(raw = process.env.ACQUIRING_BENCH_WARM_UP_SECONDS)
 }
 
 export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<string, Record<string, number | string>>> {
+  // Read first: a bad value stops the section before it has run anything.
+  const warmUpLength = warmUpSeconds();
   const client = await createIntentClient(options.gateway, options.credentials);
   const receiver = await ReceiverThread.start();
   const arrivedOk = () => receiver.arrivals(OK_PATH).length;
@@ -120,7 +122,6 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     // The JIT's warm-up of the path the measured runs take, webhook deliveries included (docs/performance.md
     // §37): V8 compiles each hot function once per process, gradually, over the first few thousand creates; a
     // run measured before that charges the compiling to the creates. Its CPU is recorded, not a target.
-    const warmUpLength = warmUpSeconds();
     options.say(`  create-intent, concurrency 16, ${warmUpLength} s, both endpoints answering 200: the JIT's warm-up`);
     const closeWarmUpWindow = openCpuWindow(options.cpuGroups);
     const warmUp = await runCreateIntents(client, { concurrency: 16, seconds: warmUpLength });
