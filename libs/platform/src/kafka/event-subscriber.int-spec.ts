@@ -71,4 +71,28 @@ describe('EventBatchSubscriber', () => {
     const afterFailure = handled();
     expect(afterFailure.slice(afterFailure.indexOf(ids[4]))).toEqual(ids.slice(4));
   });
+
+  it('with a fetch gather, still hands over an event the gather never fills (the broker answers at the wait)', async () => {
+    const event = aDomainEvent({ account_id: 'acct_gather', source_id: `src_${randomUUID()}` });
+    const handled: string[][] = [];
+    const subscriber = new EventBatchSubscriber(
+      kafka,
+      { names: stack.names, group: `gather-it-${randomUUID()}`, families: ['payouts'] },
+      async (batch: DomainEvent[]) => {
+        handled.push(batch.map((each) => each.event_id));
+        return batch.map(() => 'applied' as const);
+      },
+      logger,
+      new Metrics('event-gather-test'),
+      // 16 MiB is never reached by this file's few events: only the wait can answer the fetch. From the
+      // beginning, so the event cannot be published before the group's offsets are set and then missed.
+      { chunkSize: 10, fetchGather: { minBytes: 16 * 1024 * 1024, maxWaitTimeInMs: 200 } },
+    );
+    await subscriber.start();
+    await writer.publish([event], 'payouts');
+    await waitFor(() => handled.flat().includes(event.event_id), { what: 'the lone event' });
+    await subscriber.stop();
+
+    expect(handled.flat().filter((id) => id === event.event_id)).toHaveLength(1);
+  });
 });

@@ -30,6 +30,18 @@ export interface EventSubscription {
 }
 
 /**
+ * How long the broker may hold a fetch to gather more of a topic (kafkajs' `minBytes` and `maxWaitTimeInMs`):
+ * for a consumer whose work costs less per message in bigger batches and that nobody waits on at once.
+ * Without it a fetch is answered as soon as one message is there (CONSUMER_DEFAULTS).
+ */
+export interface FetchGather {
+  /** The broker answers once this many bytes of the subscription's partitions are there... */
+  readonly minBytes: number;
+  /** ...or once this long has passed, whichever comes first: the most a message waits for company. */
+  readonly maxWaitTimeInMs: number;
+}
+
+/**
  * What both subscribers share: the consumer group of the subscription, supervised (readiness down while it
  * does not consume), started and stopped with the app. Subclasses say how messages are handled.
  */
@@ -43,6 +55,7 @@ abstract class SupervisedSubscriber {
     protected readonly metrics: Metrics,
     protected readonly fromBeginning: boolean,
     private readonly health: ConsumerHealth | undefined,
+    private readonly fetchGather?: FetchGather,
   ) {}
 
   async start(): Promise<void> {
@@ -50,7 +63,8 @@ abstract class SupervisedSubscriber {
     const health = this.health ?? ConsumerHealth.of(this.kafka) ?? new ConsumerHealth(this.logger);
     const supervisor = health.supervise({
       name: `events:${families.join('+')}`,
-      create: () => this.kafka.consumer({ groupId: names.group(group), ...CONSUMER_DEFAULTS }),
+      create: () =>
+        this.kafka.consumer({ groupId: names.group(group), ...CONSUMER_DEFAULTS, ...this.fetchGather }),
       run: (consumer) => this.consume(consumer, families.map((family) => names.eventTopic(family))),
     });
     await supervisor.start();
@@ -134,6 +148,7 @@ export interface EventBatchOptions {
   readonly chunkSize: number;
   readonly fromBeginning?: boolean;
   readonly health?: ConsumerHealth;
+  readonly fetchGather?: FetchGather;
 }
 
 export class EventBatchSubscriber extends SupervisedSubscriber {
@@ -148,9 +163,24 @@ export class EventBatchSubscriber extends SupervisedSubscriber {
     metrics: Metrics,
     options: EventBatchOptions,
   ) {
-    super(kafka, subscription, logger, metrics, options.fromBeginning ?? true, options.health);
+    super(
+      kafka,
+      subscription,
+      logger,
+      metrics,
+      options.fromBeginning ?? true,
+      options.health,
+      options.fetchGather,
+    );
     if (!Number.isInteger(options.chunkSize) || options.chunkSize < 1) {
       throw new RangeError(`chunkSize must be a positive integer, got ${options.chunkSize}`);
+    }
+    const gather = options.fetchGather;
+    if (
+      gather !== undefined &&
+      !(isPositiveInteger(gather.minBytes) && isPositiveInteger(gather.maxWaitTimeInMs))
+    ) {
+      throw new RangeError(`fetchGather needs positive integers, got ${JSON.stringify(gather)}`);
     }
     this.chunkSize = options.chunkSize;
     this.chunks = new ChunkCoalescer((events, topic) => this.handler(events, topic), {
@@ -197,4 +227,8 @@ export class EventBatchSubscriber extends SupervisedSubscriber {
       }
     });
   }
+}
+
+function isPositiveInteger(value: number): boolean {
+  return Number.isInteger(value) && value > 0;
 }
