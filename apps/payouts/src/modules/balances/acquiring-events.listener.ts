@@ -32,6 +32,14 @@ import { claimIntake } from './intake-claim';
 export const LEDGER_CONSUMER = 'payouts-ledger';
 /** Events per transaction: enough to absorb a backlog in few commits, few enough to keep the locks short. */
 const INTAKE_CHUNK = 100;
+/**
+ * The broker holds this consumer's fetch until 128 KiB of acquiring's events (about nine creates' five events,
+ * ~75 ms at the bench's c16 rate) or 100 ms have gathered: most of the intake's cost is per fetch and per
+ * transaction, not per event, and no command waits on a posting. A balance then follows its payments up to a
+ * tenth of a second later on a quiet stack (docs/payouts.md, "How fresh a balance is"; measured in
+ * docs/performance.md §46).
+ */
+export const LEDGER_FETCH_GATHER = { minBytes: 128 * 1024, maxWaitTimeInMs: 100 };
 type Outcome = 'applied' | 'duplicate';
 
 interface ReadableEvent {
@@ -60,7 +68,7 @@ export class AcquiringEventsListener implements OnApplicationBootstrap, OnApplic
       (events) => this.applyAll(events),
       this.logger,
       this.metrics,
-      { chunkSize: INTAKE_CHUNK },
+      { chunkSize: INTAKE_CHUNK, fetchGather: LEDGER_FETCH_GATHER },
     );
     await this.subscriber.start();
   }
