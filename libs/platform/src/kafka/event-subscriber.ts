@@ -172,15 +172,10 @@ export class EventBatchSubscriber extends SupervisedSubscriber {
       options.health,
       options.fetchGather,
     );
-    if (!Number.isInteger(options.chunkSize) || options.chunkSize < 1) {
-      throw new RangeError(`chunkSize must be a positive integer, got ${options.chunkSize}`);
-    }
-    const gather = options.fetchGather;
-    if (
-      gather !== undefined &&
-      !(isPositiveInteger(gather.minBytes) && isPositiveInteger(gather.maxWaitTimeInMs))
-    ) {
-      throw new RangeError(`fetchGather needs positive integers, got ${JSON.stringify(gather)}`);
+    requirePositiveInteger('chunkSize', options.chunkSize);
+    if (options.fetchGather !== undefined) {
+      requirePositiveInteger('fetchGather.minBytes', options.fetchGather.minBytes);
+      requirePositiveInteger('fetchGather.maxWaitTimeInMs', options.fetchGather.maxWaitTimeInMs);
     }
     this.chunkSize = options.chunkSize;
     this.chunks = new ChunkCoalescer((events, topic) => this.handler(events, topic), {
@@ -229,6 +224,8 @@ export class EventBatchSubscriber extends SupervisedSubscriber {
   }
 }
 
-function isPositiveInteger(value: number): boolean {
-  return Number.isInteger(value) && value > 0;
+function requirePositiveInteger(name: string, value: number): void {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  }
 }
