@@ -12,6 +12,7 @@ export * from './service-harness';
 export * from './app-process';
 export * from './domain-events';
 export * from './local-broker';
+export * from './fake-kafka-consumer';
 export * from './notification-listener';
 export * from './pg-round-trips';
 export * from './query-plans';

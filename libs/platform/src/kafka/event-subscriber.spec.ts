@@ -1,25 +1,11 @@
-import { EventEmitter } from 'node:events';
-import { Consumer, ConsumerConfig, Kafka } from 'kafkajs';
+import { ConsumerConfig, Kafka } from 'kafkajs';
 import pino from 'pino';
+import { FakeKafkaConsumer } from '@paygrid/testing';
 import { ConsumerHealth } from '../health/consumer-health';
 import { Metrics } from '../metrics/metrics';
 import { EventBatchSubscriber, FetchGather } from './event-subscriber';
 import { CONSUMER_DEFAULTS } from './kafka-factory';
 import { KafkaNames } from './kafka-names';
-
-/** A kafkajs consumer stand-in that joins its group as soon as it runs. */
-class JoiningConsumer extends EventEmitter {
-  readonly events = { GROUP_JOIN: 'consumer.group_join', CRASH: 'consumer.crash' } as Consumer['events'];
-  subscribed: string[] = [];
-  async connect() {}
-  async disconnect() {}
-  async subscribe({ topics }: { topics: string[] }) {
-    this.subscribed = topics;
-  }
-  async run() {
-    this.emit(this.events.GROUP_JOIN, { payload: {} });
-  }
-}
 
 /** The configs the subscriber created its consumers with (the broker's side is event-subscriber.int-spec). */
 function kafkaRecordingConsumers() {
@@ -27,7 +13,7 @@ function kafkaRecordingConsumers() {
   const kafka = {
     consumer: (config: ConsumerConfig) => {
       configs.push(config);
-      return new JoiningConsumer() as unknown as Consumer;
+      return new FakeKafkaConsumer().asConsumer();
     },
   } as unknown as Kafka;
   return { kafka, configs };

@@ -1,39 +1,13 @@
-import { EventEmitter } from 'node:events';
-import { Consumer } from 'kafkajs';
 import pino from 'pino';
-import { waitFor } from '@paygrid/testing';
+import { FakeKafkaConsumer, waitFor } from '@paygrid/testing';
 import { ConsumerHealth } from '../health/consumer-health';
 import { Metrics } from '../metrics/metrics';
-
-/** A kafkajs consumer stand-in whose crashes and group joins the test triggers. */
-class FakeConsumer extends EventEmitter {
-  readonly events = { GROUP_JOIN: 'consumer.group_join', CRASH: 'consumer.crash' } as Consumer['events'];
-  connected = false;
-  disconnects = 0;
-  constructor(private readonly failConnect: boolean) {
-    super();
-  }
-  async connect() {
-    if (this.failConnect) throw new Error('Connection error: connect ECONNREFUSED 127.0.0.1:9092');
-    this.connected = true;
-  }
-  async disconnect() {
-    this.connected = false;
-    this.disconnects += 1;
-  }
-  join() {
-    this.emit(this.events.GROUP_JOIN, { payload: {} });
-  }
-  crash(restart: boolean, message = 'Failed to find group coordinator') {
-    this.emit(this.events.CRASH, { payload: { error: new Error(message), restart, groupId: 'g' } });
-  }
-}
 
 function harness(options: { failConnects?: number } = {}) {
   const logger = pino({ level: 'silent' });
   const metrics = new Metrics('test');
   const health = new ConsumerHealth(logger, metrics);
-  const consumers: FakeConsumer[] = [];
+  const consumers: FakeKafkaConsumer[] = [];
   let failuresLeft = options.failConnects ?? 0;
   const supervisor = health.supervise({
     name: 'commands',
@@ -41,12 +15,12 @@ function harness(options: { failConnects?: number } = {}) {
     create: () => {
       const fail = consumers.length > 0 && failuresLeft > 0;
       if (fail) failuresLeft -= 1;
-      const consumer = new FakeConsumer(fail);
+      const consumer = new FakeKafkaConsumer(fail);
       consumers.push(consumer);
-      return consumer as unknown as Consumer;
+      return consumer.asConsumer();
     },
     // As kafkajs' run() does: resolves once the group is joined.
-    run: async (consumer) => (consumer as unknown as FakeConsumer).join(),
+    run: async (consumer) => (consumer as unknown as FakeKafkaConsumer).join(),
   });
   return { supervisor, health, consumers, metrics };
 }
@@ -106,7 +80,7 @@ describe('SupervisedConsumer', () => {
     const logger = pino({ level: 'silent' });
     const supervisor = new ConsumerHealth(logger).supervise({
       name: 'commands',
-      create: () => new FakeConsumer(true) as unknown as Consumer,
+      create: () => new FakeKafkaConsumer(true).asConsumer(),
       run: async () => undefined,
     });
     await expect(supervisor.start()).rejects.toThrow('ECONNREFUSED');
