@@ -173,6 +173,40 @@ describe('pipelined transactions', () => {
     expect([...(await items('g1')), ...(await items('g2'))]).toEqual([{ id: 'g1' }, { id: 'g2' }]);
   });
 
+  it("answers a sent write's rows with COMMIT, and rejects them when the write fails the transaction", async () => {
+    const driver = watchPgRoundTrips();
+    let answered: Promise<unknown[]> | undefined;
+    try {
+      await runInTransaction(dataSource, logger, async (tx) => {
+        await tx.manager.query('INSERT INTO pipelined_items (id) VALUES ($1)', ['r1']);
+        answered = tx.sendReading({
+          sql: 'INSERT INTO pipelined_items (id) VALUES ($1) RETURNING id',
+          params: ['r2'],
+        });
+      });
+    } finally {
+      driver.restore();
+    }
+    expect(driver.texts()).toEqual(['START TRANSACTION', 'INSERT INTO', 'INSERT INTO', 'COMMIT']);
+    expect(driver.roundTrips()).toBe(2);
+    await expect(answered).resolves.toEqual([{ id: 'r2' }]);
+
+    let refused: Promise<unknown[]> | undefined;
+    await expect(
+      runInTransaction(dataSource, logger, async (tx) => {
+        await tx.manager.query('INSERT INTO pipelined_items (id) VALUES ($1)', ['r3']);
+        refused = tx.sendReading({
+          sql: 'INSERT INTO pipelined_items (id) VALUES ($1) RETURNING id',
+          params: ['r2'],
+        });
+        refused.catch(() => undefined);
+      }),
+    ).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23505' }) });
+    await expect(refused).rejects.toBeDefined();
+    expect(await items('r3')).toEqual([]);
+    await connectionIsClean();
+  });
+
   it("fails the transaction with a sent write's own error, not the next statement's", async () => {
     await dataSource.query('INSERT INTO pipelined_items (id) VALUES ($1)', ['h-taken']);
     await expect(

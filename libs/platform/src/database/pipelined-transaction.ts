@@ -105,6 +105,14 @@ export class PipelinedTransaction {
     void this.write(statement.sql, statement.params);
   }
 
+  /**
+   * `send`, keeping the statement's rows for whoever reads them once the transaction is over. Rejects with
+   * the statement's failure (which fails the transaction too): the caller handles that rejection.
+   */
+  sendReading<Row>(statement: Statement): Promise<Row[]> {
+    return this.write(statement.sql, statement.params).then((answer) => answer.rows as Row[]);
+  }
+
   /** Written now and answered later; its failure is recorded, so no rejection goes unhandled. */
   private write(sql: string, params?: unknown[]): Promise<QueryResult> {
     const answer = this.client.query(sql, params) as Promise<QueryResult>;

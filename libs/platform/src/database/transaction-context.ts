@@ -35,6 +35,12 @@ export interface TransactionContext {
    * reading it back (a durable job's record).
    */
   send(statement: Statement): void;
+  /**
+   * `send` for a write whose answer is wanted only once the transaction is over (whether a job run's `done`
+   * found the run still this worker's): its rows once answered, no later than COMMIT's answer. Rejects with
+   * the statement's failure, which fails the transaction as a `send`'s does; the caller handles it.
+   */
+  sendReading<Row>(statement: Statement): Promise<Row[]>;
 }
 
 class OpenTransaction implements TransactionContext {
@@ -48,6 +54,10 @@ class OpenTransaction implements TransactionContext {
 
   send(statement: Statement): void {
     this.open.send(statement);
+  }
+
+  sendReading<Row>(statement: Statement): Promise<Row[]> {
+    return this.open.sendReading<Row>(statement);
   }
 
   afterCommit(hook: () => Promise<unknown> | unknown): void {

@@ -423,8 +423,9 @@ describe('durable jobs', () => {
     expect(await effectsOf([subject])).toEqual(new Map([[subject, 1]]));
   });
 
-  it("writes the events of a run's last transaction with its done: one statement for both", async () => {
+  it("writes the events of a run's last transaction with its done: one statement for both, sent with COMMIT", async () => {
     const driverQuery = jest.spyOn(TracedPgClient.prototype, 'query');
+    const wire = watchPgRoundTrips();
     try {
       const [subject] = subjectsOf('with-event', 1);
       await schedule([{ kind: 'test_with_event', subjectId: subject, dueAt: new Date() }]);
@@ -444,7 +445,16 @@ describe('durable jobs', () => {
       expect(outboxWrites[0]).toMatch(
         /^WITH appended_events AS \(INSERT INTO outbox[\s\S]*UPDATE durable_jobs SET status = 'done'/,
       );
+      // The done is not awaited on its own (JobStore.completeWithin): BEGIN, it and COMMIT (with the relay's
+      // wake-up right behind it) are one round trip.
+      const last = wire
+        .transactions()
+        .filter(({ statements }) => statements.some((sql) => sql.startsWith('WITH appended_events')));
+      expect(last.map(({ texts, roundTrips }) => ({ texts, roundTrips }))).toEqual([
+        { texts: ['START TRANSACTION', 'WITH appended_events', 'COMMIT', 'SELECT pg_notify($1,'], roundTrips: 1 },
+      ]);
     } finally {
+      wire.restore();
       driverQuery.mockRestore();
     }
   });

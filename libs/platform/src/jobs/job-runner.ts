@@ -92,15 +92,17 @@ export class JobRunner {
   private async runRecorded(run: JobRunInfo): Promise<RunOutcome> {
     const claimed = await this.claims.submit(run);
     if (!claimed) return this.count(run.kind, 'stale');
-    let completedByHandler = false;
+    // Set once the handler's transaction that recorded the run done has committed: whether that `done`
+    // found the run still this worker's (answered before the COMMIT it rode with).
+    let committedCompletion: Promise<boolean> | undefined;
     const info: JobRunInfo = {
       ...run,
       kind: claimed.kind,
       completeIn: async (tx) => {
-        if (!(await this.store.complete(tx.manager, run.id, run.attempt))) return;
+        const completion = this.store.completeWithin(tx, run.id, run.attempt);
         tx.afterCommit(() => {
-          completedByHandler = true;
-          lease.stop(); // a done run has no lease to renew
+          committedCompletion = completion;
+          lease.stop(); // the run is done, or was already no longer this worker's: no lease to renew
         });
       },
     };
@@ -111,7 +113,7 @@ export class JobRunner {
       await handler(claimed.subjectId, info);
     } catch (error) {
       lease.stop();
-      if (completedByHandler) {
+      if (await committedCompletion) {
         // Its transaction recorded it done: what failed after that cannot be retried by the run.
         this.logger.warn(
           { err: error, kind: info.kind, id: info.id },
@@ -122,7 +124,7 @@ export class JobRunner {
       return this.afterFailure(info, claimed.subjectId, error);
     }
     lease.stop();
-    if (completedByHandler) return this.count(info.kind, 'succeeded');
+    if (await committedCompletion) return this.count(info.kind, 'succeeded');
     if (!(await this.store.complete(this.dataSource, info.id, info.attempt))) {
       this.logger.warn(
         { kind: info.kind, id: info.id, attempt: info.attempt },

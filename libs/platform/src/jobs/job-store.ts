@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { newId } from '@paygrid/ids';
 import { Executor, rowsOf, Statement } from '../database/data-source';
-import { flushOutboxWith } from '../outbox/outbox-writer';
+import type { TransactionContext } from '../database/transaction-context';
+import { flushOutboxWith, withBufferedOutbox } from '../outbox/outbox-writer';
 import { JobRun, NewJob } from './job.types';
 
 /**
@@ -36,6 +37,18 @@ export interface ClaimedJob {
  * three values (its CHECK), so this is `status = 'pending'`. The due-runs read keeps the index's own predicate.
  */
 const stillPending = (alias = ''): string => `${alias}status NOT IN ('done', 'failed')`;
+
+/** What a run's success sets (JobStore.complete, completeWithin). */
+const DONE = `status = 'done', last_error = NULL, completed_at = now()`;
+
+/** A run's last write, conditional on the run ($1 job, $2 attempt; `extra` from $3): its job_id when it matched. */
+function finishStatement(jobId: string, attempt: number, set: string, extra: unknown[]): Statement {
+  return {
+    sql: `UPDATE durable_jobs SET ${set}, lease_until = NULL, updated_at = now()
+          WHERE job_id = $1 AND ${stillPending()} AND attempts = $2 RETURNING job_id`,
+    params: [jobId, attempt, ...extra],
+  };
+}
 
 const runOf = (row: JobRow): JobRun => ({
   kind: row.kind,
@@ -129,12 +142,20 @@ export class JobStore {
   }
 
   async complete(executor: Executor, jobId: string, attempt: number): Promise<boolean> {
-    return this.finish(
-      executor,
-      jobId,
-      attempt,
-      `status = 'done', last_error = NULL, completed_at = now()`,
-      [],
+    return this.finish(executor, jobId, attempt, DONE, []);
+  }
+
+  /**
+   * `complete` as part of `tx` (a handler's own last transaction, `JobRunInfo.completeIn`), with the events
+   * buffered so far: sent, not awaited, so it rides with COMMIT or the next awaited statement instead of
+   * costing a round trip. Resolves once answered: whether it found the run still this worker's; false too
+   * when the statement failed (the transaction then fails with it, and the run with the transaction).
+   */
+  completeWithin(tx: TransactionContext, jobId: string, attempt: number): Promise<boolean> {
+    const statement = withBufferedOutbox(tx.manager, finishStatement(jobId, attempt, DONE, []));
+    return tx.sendReading(statement).then(
+      (rows) => rows.length === 1,
+      () => false,
     );
   }
 
@@ -210,13 +231,7 @@ export class JobStore {
     set: string,
     extra: unknown[],
   ): Promise<boolean> {
-    const rows = rowsOf(
-      await flushOutboxWith(executor, {
-        sql: `UPDATE durable_jobs SET ${set}, lease_until = NULL, updated_at = now()
-          WHERE job_id = $1 AND ${stillPending()} AND attempts = $2 RETURNING job_id`,
-        params: [jobId, attempt, ...extra],
-      }),
-    );
+    const rows = rowsOf(await flushOutboxWith(executor, finishStatement(jobId, attempt, set, extra)));
     return rows.length === 1;
   }
 }

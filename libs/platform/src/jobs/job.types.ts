@@ -77,8 +77,10 @@ export interface JobRun {
 export type JobRunInfo = Pick<JobRun, 'kind' | 'id' | 'attempt'> & {
   /**
    * Records this run done inside the handler's own transaction, as its last write, so the runner spends
-   * no commit of its own on it (a durable_jobs kind only). Call it only where nothing after that
-   * transaction can fail the run: once it commits, the run is done and a later throw retries nothing.
+   * no commit of its own on it (a durable_jobs kind only). The write, with the events appended so far, is
+   * sent without waiting (TransactionContext.sendReading): it rides with the transaction's next awaited
+   * statement or its COMMIT, no round trip of its own. Call it only where nothing after that transaction
+   * can fail the run: once it commits, the run is done and a later throw retries nothing.
    */
   completeIn?: (tx: TransactionContext) => Promise<void>;
 };

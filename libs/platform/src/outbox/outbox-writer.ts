@@ -75,16 +75,27 @@ export function bufferOutbox(executor: Executor, options: OutboxBuffering = {}):
  * buffered for the closing statement. The statement's result is returned as the executor gives it.
  */
 export async function flushOutboxWith(executor: Executor, statement: Statement): Promise<unknown> {
+  const flushing = withBufferedOutbox(executor, statement);
+  return executor.query(flushing.sql, flushing.params);
+}
+
+/**
+ * `statement` with the rows buffered so far through `executor` written by it (flushOutboxWith's statement),
+ * for a caller that sends it rather than awaiting it (TransactionContext.sendReading). From here on the rows
+ * are the statement's: they exist iff it runs in a transaction that commits. `statement` itself when none
+ * is buffered.
+ */
+export function withBufferedOutbox(executor: Executor, statement: Statement): Statement {
   const buffer = buffered.get(executor);
-  if (!buffer || buffer.rows.length === 0) return executor.query(statement.sql, statement.params);
+  if (!buffer || buffer.rows.length === 0) return statement;
   const rows = buffer.rows;
   buffer.rows = [];
   owe(executor, buffer.deferWake);
   const events = insertRowsStatement(rows, statement.params.length + 1);
-  return executor.query(`WITH appended_events AS (${events.sql}) ${statement.sql}`, [
-    ...statement.params,
-    ...events.params,
-  ]);
+  return {
+    sql: `WITH appended_events AS (${events.sql}) ${statement.sql}`,
+    params: [...statement.params, ...events.params],
+  };
 }
 
 /**

@@ -8,8 +8,8 @@ import { SettlementService } from './settlement.service';
 
 /**
  * Captures cleared about the same time settle in one transaction (SettlementService): the intents locked in
- * one statement, the settlements in one round trip, the runs' completions in one, and the attempts' moves
- * with the events and COMMIT. A batch that cannot commit is recorded again one capture per transaction, so
+ * one statement, the settlements in one round trip, and the attempts' moves and the runs' completions with
+ * the events and COMMIT. A batch that cannot commit is recorded again one capture per transaction, so
  * that only the capture that cannot be recorded fails its run.
  *
  * The gathering window is endless here (SETTLEMENT_GATHER_MS): a batch is written when its fourth capture
@@ -51,18 +51,22 @@ describe('settlements of captures cleared together', () => {
     return captures;
   }
 
-  /** A job run whose completion marks the capture's own settle job done, as the runner's does. */
+  /**
+   * A job run whose completion marks the capture's own settle job done, as the runner's does: sent, not
+   * awaited (JobStore.completeWithin).
+   */
   const runOf = (attemptId: string, complete?: (tx: TransactionContext) => Promise<void>): JobRunInfo => ({
     kind: 'settle_capture',
     id: `run-of-${attemptId}`,
     attempt: 1,
     completeIn:
       complete ??
-      (async (tx) => {
-        await tx.manager.query(
-          `UPDATE durable_jobs SET status = 'done', completed_at = now() WHERE kind = 'settle_capture' AND subject_id = $1`,
-          [attemptId],
-        );
+      ((tx) => {
+        tx.send({
+          sql: `UPDATE durable_jobs SET status = 'done', completed_at = now() WHERE kind = 'settle_capture' AND subject_id = $1`,
+          params: [attemptId],
+        });
+        return Promise.resolve();
       }),
   });
 
@@ -84,7 +88,7 @@ describe('settlements of captures cleared together', () => {
       .map((row) => JSON.parse(row.payload) as { data: { payment_intent_id: string } })
       .filter((event) => intentIds.includes(event.data.payment_intent_id));
 
-  it('records four captures in one transaction of four round trips, each settled once, its run done', async () => {
+  it('records four captures in one transaction of three round trips, each settled once, its run done', async () => {
     const captures = await fourCaptured();
     const attemptIds = captures.map(({ attemptId }) => attemptId);
     const wire = watchPgRoundTrips();
@@ -111,9 +115,8 @@ describe('settlements of captures cleared together', () => {
       count('WITH touched'),
       count('UPDATE durable_jobs'),
     ]).toEqual([1, 4, 4, 4]);
-    // BEGIN with the locks; the settlements; the runs' completions (the moves sent ahead of them); the
-    // events with COMMIT.
-    expect(batch.roundTrips).toBe(4);
+    // BEGIN with the locks; the settlements; the moves, the runs' completions and the events with COMMIT.
+    expect(batch.roundTrips).toBe(3);
 
     expect(await Promise.all(attemptIds.map(statusOf))).toEqual(['SETTLED', 'SETTLED', 'SETTLED', 'SETTLED']);
     const stored = await settlementsOf(attemptIds);

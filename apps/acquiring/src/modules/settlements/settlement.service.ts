@@ -139,7 +139,8 @@ export class SettlementService {
    * Under the intents' row locks (taken in one statement, in intent id order): for each capture still
    * CAPTURE_REQUESTED, its settlement in its account's batch for the day, SETTLED, its events and its run's
    * completion. The statements of all captures travel together: one round trip for the locks, one for the
-   * settlements, one for the runs' completions, and the attempts' moves with the events and COMMIT.
+   * settlements, and one for the attempts' moves and the runs' completions (each with its events, sent
+   * without waiting: JobRunInfo.completeIn) with COMMIT.
    */
   private async recordSettlements(tx: TransactionContext, batch: Cleared[]): Promise<void> {
     const locked = await this.payments.lockIntentsWithLatestAttempts(
