@@ -24,7 +24,7 @@ import {
   watchPgRoundTrips,
   WebhookReceiver,
 } from '@paygrid/testing';
-import { TracedPgClient } from '@paygrid/platform';
+import { ASYNCHRONOUS_COMMIT, GENERIC_PLANS, TracedPgClient } from '@paygrid/platform';
 import { connectCliBus, runCli } from '@paygrid/cli';
 import { DispatcherService, startDispatcher } from './test/dispatcher-service';
 import { sdkVerifies, standardWebhooksVerifies } from './test/verifiers';
@@ -498,6 +498,28 @@ describe('intake batches', () => {
     ]);
     expect(chunk?.roundTrips).toBe(2);
     expect(await deliveriesOf(endpoint.endpoint_id)).toHaveLength(2);
+  });
+
+  it('records a plain success in the group commit: one round trip, its COMMIT not waiting for the WAL flush', async () => {
+    const { accountId, path, endpoint } = await accountWithEndpoint();
+    const wire = watchPgRoundTrips();
+    let recorded: { statements: string[]; roundTrips: number } | undefined;
+    try {
+      await publishAndReceive(aDomainEvent({ account_id: accountId }), path);
+      await settledDelivery(endpoint.endpoint_id, 'succeeded');
+      // Its attempt's record (any other attempt finishing meanwhile would be grouped into the same form).
+      recorded = wire
+        .transactions()
+        .find(({ statements }) => statements.some((sql) => sql.startsWith('WITH outcome AS')));
+    } finally {
+      wire.restore();
+    }
+    expect(recorded?.statements).toEqual([
+      `START TRANSACTION; ${GENERIC_PLANS}; ${ASYNCHRONOUS_COMMIT}`,
+      expect.stringMatching(/^WITH outcome AS[\s\S]*INSERT INTO webhook_attempts/),
+      'COMMIT',
+    ]);
+    expect(recorded?.roundTrips).toBe(1);
   });
 
   it('stores nothing of a chunk whose deliveries fail to insert, and lets it be taken again', async () => {

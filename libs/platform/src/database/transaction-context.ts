@@ -94,6 +94,16 @@ export interface TransactionOptions {
 export const GENERIC_PLANS = 'SET LOCAL plan_cache_mode = force_generic_plan';
 
 /**
+ * The setting under which a transaction's COMMIT returns without waiting for its WAL flush (LOCAL: this
+ * transaction only). What it wrote is visible at once and durable a moment later (the WAL writer flushes
+ * within `wal_writer_delay`); a crash of the Postgres server in between loses it. Only for a record whose loss
+ * the design already absorbs: the relay's marks (a lost mark republishes, consumers dedupe) and the
+ * dispatcher's group commit of quiet attempts (a lost success is sent again, as at-least-once delivery allows).
+ * Never for a record that moves money, carries events, or whose commit a Kafka offset depends on.
+ */
+export const ASYNCHRONOUS_COMMIT = 'SET LOCAL synchronous_commit TO off';
+
+/**
  * Runs `work` in a transaction whose BEGIN rides with the work's first statement and whose COMMIT rides
  * with its events and its `finishWith` statement (pipelined-transaction.ts): a transaction of n statements
  * of the work is n + 1 round trips, where it was n + 2, or n + 3 with events. A nested

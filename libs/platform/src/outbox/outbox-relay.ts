@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { Producer } from 'kafkajs';
 import { Logger } from 'pino';
 import { KafkaNames } from '../kafka/kafka-names';
+import { ASYNCHRONOUS_COMMIT } from '../database/transaction-context';
 import { OUTBOX_CHANNEL } from './outbox-writer';
 import { tracePublication } from '../tracing/outbox-spans';
 
@@ -59,7 +60,7 @@ export function beginRelayBatch(batchSize: number): string {
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new Error(`relay batch size must be a positive integer: ${batchSize}`);
   return [
     'BEGIN',
-    'SET LOCAL synchronous_commit TO off',
+    ASYNCHRONOUS_COMMIT,
     `SELECT set_config('${RELAY_LOCK_SETTING}', pg_try_advisory_xact_lock(${RELAY_LOCK_ID})::text, true) = 'true' AS acquired`,
     `SELECT id, event_id, topic, message_key, payload, headers, created_at FROM outbox
       WHERE published_at IS NULL AND current_setting('${RELAY_LOCK_SETTING}') = 'true' ORDER BY id LIMIT ${batchSize}`,
