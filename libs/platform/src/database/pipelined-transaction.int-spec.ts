@@ -173,9 +173,9 @@ describe('pipelined transactions', () => {
     expect([...(await items('g1')), ...(await items('g2'))]).toEqual([{ id: 'g1' }, { id: 'g2' }]);
   });
 
-  it("answers a sent write's rows with COMMIT, and rejects them when the write fails the transaction", async () => {
+  it("answers a sent write's rows with COMMIT, and nothing when the write fails the transaction", async () => {
     const driver = watchPgRoundTrips();
-    let answered: Promise<unknown[]> | undefined;
+    let answered: Promise<unknown[] | undefined> | undefined;
     try {
       await runInTransaction(dataSource, logger, async (tx) => {
         await tx.manager.query('INSERT INTO pipelined_items (id) VALUES ($1)', ['r1']);
@@ -191,7 +191,7 @@ describe('pipelined transactions', () => {
     expect(driver.roundTrips()).toBe(2);
     await expect(answered).resolves.toEqual([{ id: 'r2' }]);
 
-    let refused: Promise<unknown[]> | undefined;
+    let refused: Promise<unknown[] | undefined> | undefined;
     await expect(
       runInTransaction(dataSource, logger, async (tx) => {
         await tx.manager.query('INSERT INTO pipelined_items (id) VALUES ($1)', ['r3']);
@@ -199,10 +199,10 @@ describe('pipelined transactions', () => {
           sql: 'INSERT INTO pipelined_items (id) VALUES ($1) RETURNING id',
           params: ['r2'],
         });
-        refused.catch(() => undefined);
       }),
     ).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23505' }) });
-    await expect(refused).rejects.toBeDefined();
+    // The transaction reports the failure; the answer itself never rejects (no rejection left unhandled).
+    await expect(refused).resolves.toBeUndefined();
     expect(await items('r3')).toEqual([]);
     await connectionIsClean();
   });

@@ -106,11 +106,14 @@ export class PipelinedTransaction {
   }
 
   /**
-   * `send`, keeping the statement's rows for whoever reads them once the transaction is over. Rejects with
-   * the statement's failure (which fails the transaction too): the caller handles that rejection.
+   * `send`, keeping the statement's rows for whoever reads them once the transaction is over: undefined when
+   * the statement failed, a failure the transaction reports (never rejects, so no rejection goes unhandled).
    */
-  sendReading<Row>(statement: Statement): Promise<Row[]> {
-    return this.write(statement.sql, statement.params).then((answer) => answer.rows as Row[]);
+  sendReading<Row>(statement: Statement): Promise<Row[] | undefined> {
+    return this.write(statement.sql, statement.params).then(
+      (answer) => answer.rows as Row[],
+      () => undefined,
+    );
   }
 
   /** Written now and answered later; its failure is recorded, so no rejection goes unhandled. */

@@ -37,10 +37,10 @@ export interface TransactionContext {
   send(statement: Statement): void;
   /**
    * `send` for a write whose answer is wanted only once the transaction is over (whether a job run's `done`
-   * found the run still this worker's): its rows once answered, no later than COMMIT's answer. Rejects with
-   * the statement's failure, which fails the transaction as a `send`'s does; the caller handles it.
+   * found the run still this worker's): its rows once answered, no later than COMMIT's answer; undefined when
+   * it failed, which fails the transaction as a `send`'s failure does (the transaction reports the error).
    */
-  sendReading<Row>(statement: Statement): Promise<Row[]>;
+  sendReading<Row>(statement: Statement): Promise<Row[] | undefined>;
 }
 
 class OpenTransaction implements TransactionContext {
@@ -56,7 +56,7 @@ class OpenTransaction implements TransactionContext {
     this.open.send(statement);
   }
 
-  sendReading<Row>(statement: Statement): Promise<Row[]> {
+  sendReading<Row>(statement: Statement): Promise<Row[] | undefined> {
     return this.open.sendReading<Row>(statement);
   }
 

@@ -153,10 +153,7 @@ export class JobStore {
    */
   completeWithin(tx: TransactionContext, jobId: string, attempt: number): Promise<boolean> {
     const statement = withBufferedOutbox(tx.manager, finishStatement(jobId, attempt, DONE, []));
-    return tx.sendReading(statement).then(
-      (rows) => rows.length === 1,
-      () => false,
-    );
+    return tx.sendReading(statement).then((rows) => rows?.length === 1);
   }
 
   /** Gives up on the job: it stays `failed` with its last error for on-call. */
