@@ -178,7 +178,6 @@ export class SettlementService {
         }),
       ),
     );
-    const completions: Promise<void>[] = [];
     for (const [index, { current, snapshot, capture }] of ordered.entries()) {
       const settlement = settlements[index];
       // Already settled (an earlier run committed it): nothing to move; the runner completes this run.
@@ -196,9 +195,9 @@ export class SettlementService {
         master_account_id: settlement.masterAccountId,
         data: presentSettlement(settlement),
       });
-      if (capture.run?.completeIn) completions.push(capture.run.completeIn(tx));
+      // Sent, not awaited (JobRunInfo.completeIn): it rides with COMMIT, with this settlement's event.
+      await capture.run?.completeIn?.(tx);
     }
-    await Promise.all(completions);
   }
 
   /** The capture's attempt as it stands under its intent's lock, when it is still to be settled. */
