@@ -203,9 +203,11 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
     await receiver.respond(SECOND_PATH, { status: 500, body: 'bench: failing on purpose' });
     // Who pays for the failing endpoint: each process's CPU per create over this run's window alone
     // (its retries go on after it; compare with step 3's figures, which run until the webhooks drained).
+    const failingStatementsBefore = await sampleStatements(options.databases.serverUrl, options.databases.suffix);
     const closeFailingWindow = openCpuWindow(options.cpuGroups);
     const failing = await runCreateIntents(client, { concurrency: 16 });
     const failingCpu = windowPerOperation(options.cpuGroups, closeFailingWindow(), succeeded(failing), idlePerMs);
+    const failingStatementsAfter = await sampleStatements(options.databases.serverUrl, options.databases.suffix);
     await receiver.settle();
     const failedAttempts = receiver.arrivals(SECOND_PATH).filter((arrival) => arrival.at >= runEnd).length;
 
@@ -252,6 +254,14 @@ export async function runCreateLoad(options: CreateLoadOptions): Promise<Record<
         ? {
             acquiring_create_intent_statements: censusSection(
               statementShares(statementsBefore, statementsAfter, creates, options.databases.suffix),
+            ),
+          }
+        : {}),
+      // The same census over the failing run's window (its retries' tail excluded, as its CPU's is).
+      ...(failingStatementsBefore && failingStatementsAfter
+        ? {
+            acquiring_failing_endpoint_statements: censusSection(
+              statementShares(failingStatementsBefore, failingStatementsAfter, succeeded(failing), options.databases.suffix),
             ),
           }
         : {}),
