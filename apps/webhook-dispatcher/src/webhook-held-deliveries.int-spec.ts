@@ -37,6 +37,11 @@ async function anEndpoint(failingSince: Date | null): Promise<string> {
   return endpointId;
 }
 
+/** The endpoint's status as a delete or a disable leaves it (their deliveries' settling is not this file's). */
+async function setStatus(endpointId: string, status: 'DELETED' | 'DISABLED'): Promise<void> {
+  await data.query('UPDATE webhook_endpoints SET status = $2 WHERE endpoint_id = $1', [endpointId, status]);
+}
+
 /** A stored event's delivery to `endpointId`, as the intake pairs them. */
 async function aPair(endpointId: string, held: boolean): Promise<NewDelivery> {
   const eventId = randomUUID();
@@ -149,6 +154,26 @@ describe('deliveries held behind a failing endpoint', () => {
 
     for (const item of held) expect(await nextAttemptAt(item.delivery.deliveryId)).not.toBeNull();
   });
+
+  it.each(['DELETED', 'DISABLED'] as const)(
+    'releases every held delivery of a failing endpoint %s after an intake read it enabled',
+    async (status) => {
+      // The intake read the endpoint enabled and failing; the delete (or disable) settled the endpoint's
+      // pending deliveries and committed before the intake's held ones did.
+      const endpoint = await anEndpoint(new Date());
+      const held = [
+        await aDelivery(endpoint, true),
+        await aDelivery(endpoint, true),
+        await aDelivery(endpoint, true),
+      ];
+      await setStatus(endpoint, status);
+
+      await deliveries.releaseStranded(data);
+
+      // All at once, for their claims to settle them, not one probe a pass.
+      for (const item of held) expect(await nextAttemptAt(item.delivery.deliveryId)).not.toBeNull();
+    },
+  );
 
   it('decides each endpoint on its own in one pass: recovered, failing without a probe, failing with one', async () => {
     const recovered = await anEndpoint(null);

@@ -325,6 +325,10 @@ export class DeliveryRepository {
    * Held deliveries nothing else would release, made due (the reconciler's pass, one replica at a time):
    * - all those of an endpoint no longer failing (its streak ended between an intake's read and its
    *   commit, or the process releasing them died);
+   * - all those of an endpoint no longer enabled: an intake that read it enabled and failing committed
+   *   its held deliveries after the delete or disable had settled the endpoint's pending ones. Their claim
+   *   settles each at once (cancelled, or failed for a disabled endpoint, delivery-processor.ts), where a
+   *   probe a pass would have drained them one every few seconds;
    * - of a failing endpoint with no delivery scheduled any more (its probes spent their schedules), the
    *   oldest one: it becomes the endpoint's next probe, so a held delivery always has one ahead of it.
    *
@@ -350,13 +354,13 @@ export class DeliveryRepository {
                      WHERE d.endpoint_id = p.endpoint_id AND d.status = 'pending'
                        AND d.next_attempt_at IS NULL)) AS delivery_id
              FROM webhook_endpoints p
-            WHERE p.failing_since IS NULL),
+            WHERE p.failing_since IS NULL OR p.status <> 'ENABLED'),
          probes AS (
            SELECT (SELECT d.delivery_id FROM webhook_deliveries d
                     WHERE d.endpoint_id = p.endpoint_id AND d.status = 'pending' AND d.next_attempt_at IS NULL
                     ORDER BY d.created_at LIMIT 1) AS delivery_id
              FROM webhook_endpoints p
-            WHERE p.failing_since IS NOT NULL
+            WHERE p.failing_since IS NOT NULL AND p.status = 'ENABLED'
               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries s
                                WHERE s.endpoint_id = p.endpoint_id AND s.status = 'pending'
                                  AND s.next_attempt_at IS NOT NULL))
