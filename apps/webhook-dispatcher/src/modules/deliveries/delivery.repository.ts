@@ -332,37 +332,56 @@ export class DeliveryRepository {
    * - of a failing endpoint with no delivery scheduled any more (its probes spent their schedules), the
    *   oldest one: it becomes the endpoint's next probe, so a held delivery always has one ahead of it.
    *
-   * The pass runs every few seconds for as long as an endpoint fails, and its backlog of held deliveries grows
-   * all that time, usually past the statistics (autovacuum analyzes after a tenth of the table changed), which
-   * then say the held index is empty. So the statement leaves the planner no way to start from the held
-   * deliveries (docs/performance.md §29, §48):
+   * The pass runs every few seconds on every stack, so it reads only the endpoints that hold deliveries,
+   * found by a skip scan of the held index (`holding`: one index descent per such endpoint, however many
+   * endpoints there are and however many deliveries each holds), each endpoint then read by its key.
+   * While an endpoint fails, its backlog of held deliveries grows, usually past the statistics (autovacuum
+   * analyzes after a tenth of the table changed), which then say the held index is empty. So the statement
+   * leaves the planner no way to start from the held deliveries (docs/performance.md §29, §48, §49):
    * - each endpoint's held deliveries are read in a subquery per endpoint (`ARRAY(...)`, which Postgres never
-   *   merges into a join): an index probe for an answering endpoint, one entry for a failing one, whose
-   *   oldest is the first in the held index's order (`created_at`; deliveries of one intake share it, and any
-   *   of them is the oldest);
+   *   merges into a join): an index probe for an endpoint whose deliveries all go, one entry for a failing
+   *   one, whose oldest is the first in the held index's order (`created_at`; deliveries of one intake
+   *   share it, and any of them is the oldest);
    * - the update finds its rows by key, "still held" written so that no partial index's predicate is implied.
    * Driven from the held deliveries, as the planner chose under such statistics, a pass read the whole backlog
    * three times, or compared every held delivery with every other one: 0.3 s a pass at a few thousand held in
-   * the bench.
+   * the bench. Driven from every endpoint, as until §49, it probed the held index once per endpoint of
+   * the stack, held or not.
    */
   async releaseStranded(executor: Executor): Promise<number> {
     const rows = rowsOf<Pick<DeliveryRow, 'delivery_id'>>(
       await executor.query(
-        `WITH answering AS (
+        `WITH RECURSIVE holding AS (
+           SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
+                    WHERE d.status = 'pending' AND d.next_attempt_at IS NULL
+                    ORDER BY d.endpoint_id LIMIT 1) AS endpoint_id
+           UNION ALL
+           SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
+                    WHERE d.status = 'pending' AND d.next_attempt_at IS NULL AND d.endpoint_id > h.endpoint_id
+                    ORDER BY d.endpoint_id LIMIT 1)
+             FROM holding h
+            WHERE h.endpoint_id IS NOT NULL),
+         holders AS (
+           SELECT h.endpoint_id,
+                  (SELECT p.failing_since IS NULL OR p.status <> 'ENABLED'
+                     FROM webhook_endpoints p WHERE p.endpoint_id = h.endpoint_id) AS releases_all
+             FROM holding h
+            WHERE h.endpoint_id IS NOT NULL),
+         answering AS (
            SELECT unnest(ARRAY(
                     SELECT d.delivery_id FROM webhook_deliveries d
-                     WHERE d.endpoint_id = p.endpoint_id AND d.status = 'pending'
+                     WHERE d.endpoint_id = e.endpoint_id AND d.status = 'pending'
                        AND d.next_attempt_at IS NULL)) AS delivery_id
-             FROM webhook_endpoints p
-            WHERE p.failing_since IS NULL OR p.status <> 'ENABLED'),
+             FROM holders e
+            WHERE e.releases_all),
          probes AS (
            SELECT (SELECT d.delivery_id FROM webhook_deliveries d
-                    WHERE d.endpoint_id = p.endpoint_id AND d.status = 'pending' AND d.next_attempt_at IS NULL
+                    WHERE d.endpoint_id = e.endpoint_id AND d.status = 'pending' AND d.next_attempt_at IS NULL
                     ORDER BY d.created_at LIMIT 1) AS delivery_id
-             FROM webhook_endpoints p
-            WHERE p.failing_since IS NOT NULL AND p.status = 'ENABLED'
+             FROM holders e
+            WHERE NOT e.releases_all
               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries s
-                               WHERE s.endpoint_id = p.endpoint_id AND s.status = 'pending'
+                               WHERE s.endpoint_id = e.endpoint_id AND s.status = 'pending'
                                  AND s.next_attempt_at IS NOT NULL))
          UPDATE webhook_deliveries SET next_attempt_at = now(), updated_at = now()
           WHERE delivery_id = ANY(ARRAY(SELECT delivery_id FROM answering
