@@ -26,9 +26,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** An enabled endpoint, failing since `failingSince` (null: healthy). */
-async function anEndpoint(failingSince: Date | null): Promise<string> {
-  const endpointId = `whep_${randomUUID()}`;
+/** An enabled endpoint, failing since `failingSince` (null: healthy); its id is `endpointId` if given. */
+async function anEndpoint(failingSince: Date | null, endpointId = `whep_${randomUUID()}`): Promise<string> {
   await data.query(
     `INSERT INTO webhook_endpoints (endpoint_id, account_id, master_account_id, url, status, failing_since)
      VALUES ($1, 'acct', 'acct', 'https://merchant.example/hooks', 'ENABLED', $2)`,
@@ -174,6 +173,42 @@ describe('deliveries held behind a failing endpoint', () => {
       for (const item of held) expect(await nextAttemptAt(item.delivery.deliveryId)).not.toBeNull();
     },
   );
+
+  it('releases the held deliveries of every endpoint holding any in one pass, one delivery each', async () => {
+    // Ids in a known order (the pass walks the endpoints holding deliveries in id order): first, middle, last.
+    const prefix = `whep_${randomUUID()}`;
+    const endpoints = [
+      await anEndpoint(null, `${prefix}_a`),
+      await anEndpoint(null, `${prefix}_b`),
+      await anEndpoint(null, `${prefix}_c`),
+    ];
+    const held = [];
+    for (const endpoint of endpoints) held.push(await aDelivery(endpoint, true));
+
+    await deliveries.releaseStranded(data);
+
+    for (const item of held) expect(await nextAttemptAt(item.delivery.deliveryId)).not.toBeNull();
+  });
+
+  it('makes the oldest held delivery a probe when the only delivery scheduled is younger than it', async () => {
+    const endpoint = await anEndpoint(new Date());
+    const oldest = await aDelivery(endpoint, true);
+    const younger = await aDelivery(endpoint, true);
+    // A merchant's retry of a delivery made after the held ones: scheduled, but behind them.
+    const retried = await aDelivery(endpoint, false);
+    await data.query(
+      `UPDATE webhook_deliveries SET created_at = now() + interval '1 minute' WHERE delivery_id = $1`,
+      [retried.delivery.deliveryId],
+    );
+
+    await deliveries.releaseStranded(data);
+    expect(await nextAttemptAt(oldest.delivery.deliveryId)).not.toBeNull();
+    expect(await nextAttemptAt(younger.delivery.deliveryId)).toBeNull();
+
+    // The new probe is ahead of the rest: the next pass leaves them held.
+    await deliveries.releaseStranded(data);
+    expect(await nextAttemptAt(younger.delivery.deliveryId)).toBeNull();
+  });
 
   it('decides each endpoint on its own in one pass: recovered, failing without a probe, failing with one', async () => {
     const recovered = await anEndpoint(null);

@@ -95,8 +95,9 @@ describe("the reconciler's stranded-delivery pass under statistics taken before 
     try {
       const { executor, rowsHandled } = rowCountingExecutor(runner);
       await deliveries.releaseStranded(executor);
-      expect(rowsHandled).toHaveLength(1);
-      return rowsHandled[0];
+      // The planner settings sent first (a one-row result), then the pass.
+      expect(rowsHandled).toHaveLength(2);
+      return rowsHandled[1];
     } finally {
       // Measured, not applied: both passes see the same endpoints with no probe scheduled.
       await runner.rollbackTransaction();
@@ -131,6 +132,26 @@ describe("the reconciler's stranded-delivery pass under statistics taken before 
     // A pass that visits every endpoint handles at least BACKLOG more rows the second time (the statement
     // until §49 did); one driven from the endpoints that hold deliveries handles the same.
     expect(atTwice - atEndpoints).toBeLessThan(BACKLOG / 10);
+  });
+
+  it('handles about as many rows with twice the retries scheduled for another endpoint', async () => {
+    // Failing endpoints each with its probe scheduled ahead of its held deliveries: the pass releases nothing.
+    await data.query(
+      `INSERT INTO webhook_endpoints (endpoint_id, account_id, master_account_id, url, status, failing_since)
+       SELECT 'whep_probed_' || n, 'acct', 'acct', 'https://down.example/hooks', 'ENABLED', now()
+         FROM generate_series(1, 20) AS n`,
+    );
+    for (let n = 1; n <= 20; n += 1) {
+      await insertDeliveries(`probe_${n}_`, 1, 'pending', '1 hour', `whep_probed_${n}`);
+      await insertDeliveries(`probed_held_${n}_`, 3, 'pending', null, `whep_probed_${n}`);
+    }
+    const atRetries = await rowsHandledByPass();
+    await insertDeliveries('more_retries_', BACKLOG, 'pending', '1 minute');
+    const atTwice = await rowsHandledByPass();
+
+    // `NOT EXISTS` over every scheduled delivery was joined against all of them per failing endpoint:
+    // 21 × BACKLOG more rows.
+    expect(atTwice - atRetries).toBeLessThan(BACKLOG / 10);
   });
 
   it("still makes the oldest held delivery the failing endpoint's probe, and releases nothing else", async () => {

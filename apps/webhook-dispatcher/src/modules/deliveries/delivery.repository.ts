@@ -37,6 +37,15 @@ export const DELIVERY_ID_PREFIX = 'del';
  */
 const STILL_PENDING = `status NOT IN ('succeeded', 'failed', 'cancelled')`;
 
+/**
+ * Sent ahead of the reconciler's stranded-delivery pass in its transaction (and so for the rest of that pass,
+ * whose other statements are keyed or ordered reads): under statistics that lag a backlog, a bitmap scan reads
+ * a whole range of an index before a LIMIT could stop it (an endpoint's 20,000 held deliveries, to find its one
+ * probe), and the misestimated cost starts JIT compilation, 40-70 ms a pass for a statement that runs in 1-3 ms
+ * (docs/performance.md §49). Outside a transaction it changes nothing, and nothing else depends on it.
+ */
+const PLAN_THE_PASS_AS_WRITTEN = `SELECT set_config('enable_bitmapscan', 'off', true), set_config('jit', 'off', true)`;
+
 export interface DeliveryFilters {
   accountId: string | null;
   status?: DeliveryStatus;
@@ -329,8 +338,10 @@ export class DeliveryRepository {
    *   its held deliveries after the delete or disable had settled the endpoint's pending ones. Their claim
    *   settles each at once (cancelled, or failed for a disabled endpoint, delivery-processor.ts), where a
    *   probe a pass would have drained them one every few seconds;
-   * - of a failing endpoint with no delivery scheduled any more (its probes spent their schedules), the
-   *   oldest one: it becomes the endpoint's next probe, so a held delivery always has one ahead of it.
+   * - of a failing endpoint with no delivery scheduled ahead of its held ones any more (its probes spent
+   *   their schedules), the oldest one: it becomes the endpoint's next probe, so a held delivery always has
+   *   one ahead of it. (A delivery scheduled after the oldest held one, a merchant's retry of a younger
+   *   failed one, is not looked for: at worst the endpoint gets one probe more, once.)
    *
    * The pass runs every few seconds on every stack, so it reads only the endpoints that hold deliveries,
    * found by a skip scan of the held index (`holding`: one index descent per such endpoint, however many
@@ -342,13 +353,25 @@ export class DeliveryRepository {
    *   merges into a join): an index probe for an endpoint whose deliveries all go, one entry for a failing
    *   one, whose oldest is the first in the held index's order (`created_at`; deliveries of one intake
    *   share it, and any of them is the oldest);
-   * - the update finds its rows by key, "still held" written so that no partial index's predicate is implied.
+   * - the update finds its rows by key, "still held" written so that no partial index's predicate is implied;
+   * - "a probe is scheduled ahead" reads the endpoint's pending deliveries in the endpoint index no younger
+   *   than its oldest held one: the probe, or the intake chunk the oldest held one came with (they share its
+   *   `created_at`). Written as `NOT EXISTS` over all its scheduled deliveries, Postgres joined it against
+   *   every scheduled delivery of the stack, once per failing endpoint (1M rows at 50 failing endpoints and
+   *   20,000 retries scheduled elsewhere), or read the endpoint's whole held backlog. "Pending" is written as
+   *   a list with a status no delivery can have ('', which the table's CHECK refuses): the endpoint index
+   *   still takes each entry as an equality, so the `created_at` bound ends its scan, and the list implies no
+   *   partial index's predicate (the due index, believed empty, would be read whole for each endpoint; a
+   *   range on status instead would not end the scan at the bound, and read the whole backlog when no probe
+   *   is ahead);
+   * - the statement is planned without bitmap scans and without JIT (PLAN_THE_PASS_AS_WRITTEN, sent first).
    * Driven from the held deliveries, as the planner chose under such statistics, a pass read the whole backlog
    * three times, or compared every held delivery with every other one: 0.3 s a pass at a few thousand held in
    * the bench. Driven from every endpoint, as until §49, it probed the held index once per endpoint of
    * the stack, held or not.
    */
   async releaseStranded(executor: Executor): Promise<number> {
+    await executor.query(PLAN_THE_PASS_AS_WRITTEN);
     const rows = rowsOf<Pick<DeliveryRow, 'delivery_id'>>(
       await executor.query(
         `WITH RECURSIVE holding AS (
@@ -371,21 +394,24 @@ export class DeliveryRepository {
            SELECT unnest(ARRAY(
                     SELECT d.delivery_id FROM webhook_deliveries d
                      WHERE d.endpoint_id = e.endpoint_id AND d.status = 'pending'
-                       AND d.next_attempt_at IS NULL)) AS delivery_id
+                       AND d.next_attempt_at IS NULL
+                     ORDER BY d.created_at)) AS delivery_id
              FROM holders e
             WHERE e.releases_all),
          probes AS (
-           SELECT (SELECT d.delivery_id FROM webhook_deliveries d
-                    WHERE d.endpoint_id = e.endpoint_id AND d.status = 'pending' AND d.next_attempt_at IS NULL
-                    ORDER BY d.created_at LIMIT 1) AS delivery_id
+           SELECT oldest.delivery_id
              FROM holders e
+            CROSS JOIN LATERAL (
+                  SELECT d.delivery_id, d.created_at FROM webhook_deliveries d
+                   WHERE d.endpoint_id = e.endpoint_id AND d.status = 'pending' AND d.next_attempt_at IS NULL
+                   ORDER BY d.created_at LIMIT 1) oldest
             WHERE NOT e.releases_all
-              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries s
-                               WHERE s.endpoint_id = e.endpoint_id AND s.status = 'pending'
-                                 AND s.next_attempt_at IS NOT NULL))
+              AND (SELECT 1 FROM webhook_deliveries s
+                    WHERE s.endpoint_id = e.endpoint_id AND s.status IN ('pending', '')
+                      AND s.created_at <= oldest.created_at AND s.next_attempt_at IS NOT NULL
+                    LIMIT 1) IS NULL)
          UPDATE webhook_deliveries SET next_attempt_at = now(), updated_at = now()
-          WHERE delivery_id = ANY(ARRAY(SELECT delivery_id FROM answering
-                                        UNION ALL SELECT delivery_id FROM probes WHERE delivery_id IS NOT NULL))
+          WHERE delivery_id = ANY(ARRAY(SELECT delivery_id FROM answering UNION ALL SELECT delivery_id FROM probes))
             AND ${STILL_PENDING} AND next_attempt_at IS NULL
           RETURNING delivery_id`,
       ),
