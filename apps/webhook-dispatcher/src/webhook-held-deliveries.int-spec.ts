@@ -190,6 +190,24 @@ describe('deliveries held behind a failing endpoint', () => {
     for (const item of held) expect(await nextAttemptAt(item.delivery.deliveryId)).not.toBeNull();
   });
 
+  it("makes one probe of an intake's held deliveries, which share their created_at", async () => {
+    const endpoint = await anEndpoint(new Date());
+    const pairs = [];
+    for (let n = 0; n < 5; n += 1) pairs.push(await aPair(endpoint, true));
+    const held = await deliveries.insertMany(data, pairs);
+    const dueCount = async () => {
+      let due = 0;
+      for (const item of held) if ((await nextAttemptAt(item.delivery.deliveryId)) !== null) due += 1;
+      return due;
+    };
+
+    expect(await deliveries.releaseStranded(data)).toBeGreaterThanOrEqual(1);
+    expect(await dueCount()).toBe(1);
+    // The probe is now a newer row version, behind its siblings in the index: the next pass must still see it.
+    await deliveries.releaseStranded(data);
+    expect(await dueCount()).toBe(1);
+  });
+
   it('makes the oldest held delivery a probe when the only delivery scheduled is younger than it', async () => {
     const endpoint = await anEndpoint(new Date());
     const oldest = await aDelivery(endpoint, true);

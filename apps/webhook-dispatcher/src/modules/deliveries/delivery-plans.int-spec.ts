@@ -1,5 +1,11 @@
 import { DataSource } from 'typeorm';
-import { createTestDatabase, planningExecutor, rowCountingExecutor, TestDatabase } from '@paygrid/testing';
+import {
+  createTestDatabase,
+  nodeTypesOf,
+  planningExecutor,
+  rowCountingExecutor,
+  TestDatabase,
+} from '@paygrid/testing';
 import { dispatcherMigrations } from '../../migrations';
 import { defaultKeysSecretVault, migratedDispatcherDatabase } from '../../test/dispatcher-service';
 import { DeliveryRepository } from './delivery.repository';
@@ -160,5 +166,24 @@ describe("the reconciler's stranded-delivery pass under statistics taken before 
       `SELECT delivery_id FROM webhook_deliveries WHERE endpoint_id = 'whep_down' AND next_attempt_at IS NOT NULL`,
     );
     expect(probe.delivery_id).toMatch(/^del_held_a_/);
+  });
+
+  it('is planned without bitmap scans or JIT once the statistics include the backlog', async () => {
+    const runner = data.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      // Statistics with the backlog in them (rolled back with the transaction): the planner then reads a
+      // failing endpoint's pending deliveries by a bitmap scan, which no LIMIT stops, and its cost estimate
+      // crosses jit_above_cost.
+      await runner.query('ANALYZE webhook_deliveries');
+      const { executor, plans } = rowCountingExecutor(runner);
+      await deliveries.releaseStranded(executor);
+      const pass = plans[plans.length - 1];
+      expect(nodeTypesOf(pass).filter((type) => type.startsWith('Bitmap'))).toEqual([]);
+      expect(pass.JIT).toBeUndefined();
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
   });
 });
