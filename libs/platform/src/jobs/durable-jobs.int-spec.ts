@@ -15,14 +15,15 @@ import {
 import { commonConfig } from '../config/common-config';
 import { loadConfig } from '../config/config';
 import { GENERIC_PLANS, runInTransaction } from '../database/transaction-context';
+import { Executor } from '../database/data-source';
 import { appendToOutbox } from '../outbox/outbox-writer';
 import { TracedPgClient } from '../tracing/pg-tracing';
 import { createLogger } from '../logging/logger';
 import { Metrics } from '../metrics/metrics';
 import { PlatformModule } from '../nest/platform.module';
 import { DurableJobs } from './durable-jobs';
-import { HandleJob } from './handle-job.decorator';
-import { bullJobIdOf, JobRun, JobRunInfo, JobsOptions } from './job.types';
+import { DurableJobRecord, HandleJob } from './handle-job.decorator';
+import { bullJobIdOf, JobRecord, JobRun, JobRunInfo, JobsOptions } from './job.types';
 import { JobStore } from './job-store';
 import { JobReconciler } from './job-reconciler';
 import { LocalJobTimers } from './local-job-timers';
@@ -136,6 +137,35 @@ class TestJobs {
   }
 }
 
+/** Resolvers of the tests waiting for the next reconciler pass to reach a record's releaseHeld. */
+const passWaiters: ((settings: { jit: string; bitmap: string }) => void)[] = [];
+
+/** The planner settings the next pass's statements run under, whichever replica makes it. */
+function nextPassSettings(): Promise<{ jit: string; bitmap: string }> {
+  return new Promise((resolve) => passWaiters.push(resolve));
+}
+
+/** An own record that holds nothing: its releaseHeld reports the settings of the pass it runs in. */
+@Injectable()
+@DurableJobRecord('test_settings_probe')
+class SettingsProbeRecord implements JobRecord {
+  async dueRuns(): Promise<JobRun[]> {
+    return [];
+  }
+
+  async releaseHeld(executor: Executor): Promise<number> {
+    if (passWaiters.length === 0) return 0;
+    const [row] = (await executor.query(
+      `SELECT current_setting('jit') AS jit, current_setting('enable_bitmapscan') AS bitmap`,
+    )) as { jit: string; bitmap: string }[];
+    for (const resolve of passWaiters.splice(0)) resolve(row);
+    return 0;
+  }
+
+  @HandleJob('test_settings_probe')
+  async run(): Promise<void> {}
+}
+
 @Injectable()
 class SecondEffectHandler {
   @HandleJob('test_effect')
@@ -158,7 +188,10 @@ const jobsOptions: JobsOptions = {
 class TestJobsModule {
   static register(
     databaseUrl: string,
-    handlers: (typeof TestJobs | typeof SecondEffectHandler)[] = [TestJobs],
+    handlers: (typeof TestJobs | typeof SecondEffectHandler | typeof SettingsProbeRecord)[] = [
+      TestJobs,
+      SettingsProbeRecord,
+    ],
     jobs: JobsOptions = jobsOptions,
   ): DynamicModule {
     const config = loadConfig(commonConfig('payouts'), {
@@ -191,7 +224,7 @@ const logger = createLogger('payouts', 'silent');
 
 /** One replica; a boot that fails leaves no connection open behind it. */
 async function start(
-  handlers?: (typeof TestJobs | typeof SecondEffectHandler)[],
+  handlers?: (typeof TestJobs | typeof SecondEffectHandler | typeof SettingsProbeRecord)[],
   jobs?: JobsOptions,
 ): Promise<INestApplicationContext> {
   const app = await Test.createTestingModule({
@@ -451,12 +484,25 @@ describe('durable jobs', () => {
         .transactions()
         .filter(({ statements }) => statements.some((sql) => sql.startsWith('WITH appended_events')));
       expect(last.map(({ texts, roundTrips }) => ({ texts, roundTrips }))).toEqual([
-        { texts: ['START TRANSACTION', 'WITH appended_events', 'COMMIT', 'SELECT pg_notify($1,'], roundTrips: 1 },
+        {
+          texts: ['START TRANSACTION', 'WITH appended_events', 'COMMIT', 'SELECT pg_notify($1,'],
+          roundTrips: 1,
+        },
       ]);
     } finally {
       wire.restore();
       driverQuery.mockRestore();
     }
+  });
+
+  it("plans a reconciler pass's statements without bitmap scans or JIT, for that pass only", async () => {
+    const settings = nextPassSettings();
+    // Replica A's pass, or B's periodic one if B holds the lock: either runs every record's releaseHeld.
+    await replicaA.get(JobReconciler).reconcile();
+    expect(await settings).toEqual({ jit: 'off', bitmap: 'off' });
+    // LOCAL: the settings end with the pass's transaction.
+    const [outside] = await data().query(`SELECT current_setting('enable_bitmapscan') AS bitmap`);
+    expect(outside.bitmap).toBe('on');
   });
 
   it('refuses to boot when two handlers claim a kind, or a pending job has no handler', async () => {
@@ -480,7 +526,12 @@ describe('durable jobs', () => {
 describe('durable jobs due soon, on local timers', () => {
   // One replica, so that its reconciler is the only one: another replica's would not know its timers
   // (across replicas the grace does that work, and it is set to one second here).
-  const localOptions: JobsOptions = { ...jobsOptions, localHorizonMs: 10_000, localGraceMs: 1_000, concurrency: 1 };
+  const localOptions: JobsOptions = {
+    ...jobsOptions,
+    localHorizonMs: 10_000,
+    localGraceMs: 1_000,
+    concurrency: 1,
+  };
   const queue = () => replicaA.get(DurableJobs).queue;
   const jobIdOf = async (subject: string): Promise<string> =>
     (await data().query('SELECT job_id FROM durable_jobs WHERE subject_id = $1', [subject]))[0].job_id;
@@ -512,7 +563,7 @@ describe('durable jobs due soon, on local timers', () => {
     }
   });
 
-  it("keeps a due run its timer holds away from its reconciler, past the grace, and runs it once", async () => {
+  it('keeps a due run its timer holds away from its reconciler, past the grace, and runs it once', async () => {
     const [busy, waiting] = subjectsOf('local-held', 2);
     const { inside, release } = holdAt(busy);
     await schedule([{ kind: 'test_effect', subjectId: busy, dueAt: new Date() }]);
@@ -520,7 +571,9 @@ describe('durable jobs due soon, on local timers', () => {
     // The only local slot is taken: this one falls due and waits for it, unclaimed.
     await schedule([{ kind: 'test_effect', subjectId: waiting, dueAt: new Date() }]);
     const jobId = await jobIdOf(waiting);
-    await data().query(`UPDATE durable_jobs SET due_at = now() - interval '1 hour' WHERE job_id = $1`, [jobId]);
+    await data().query(`UPDATE durable_jobs SET due_at = now() - interval '1 hour' WHERE job_id = $1`, [
+      jobId,
+    ]);
 
     try {
       expect(await replicaA.get(JobReconciler).reconcile()).toBe(0);
@@ -531,7 +584,12 @@ describe('durable jobs due soon, on local timers', () => {
     await waitFor(async () => (await jobsOf([busy, waiting])).every((job) => job.status === 'done'), {
       what: 'both runs',
     });
-    expect(await effectsOf([busy, waiting])).toEqual(new Map([[busy, 1], [waiting, 1]]));
+    expect(await effectsOf([busy, waiting])).toEqual(
+      new Map([
+        [busy, 1],
+        [waiting, 1],
+      ]),
+    );
   });
 
   it('hands a run whose timer died with its process to BullMQ once the grace has passed', async () => {
@@ -540,7 +598,9 @@ describe('durable jobs due soon, on local timers', () => {
     // What a process that dies does to its timers: they are gone; Postgres still says the run is due.
     await replicaA.get(LocalJobTimers).stop();
     const jobId = await jobIdOf(subject);
-    await data().query(`UPDATE durable_jobs SET due_at = now() - interval '1 hour' WHERE job_id = $1`, [jobId]);
+    await data().query(`UPDATE durable_jobs SET due_at = now() - interval '1 hour' WHERE job_id = $1`, [
+      jobId,
+    ]);
 
     await waitFor(async () => (await jobsOf([subject]))[0]?.status === 'done', {
       what: 'the reconciler to hand the run to BullMQ and its worker to run it',

@@ -9,6 +9,7 @@ import { JobStore } from './job-store';
 import { JOBS_OPTIONS } from './jobs.tokens';
 import { JobRecord, JobRun, ResolvedJobsOptions } from './job.types';
 import { withDeadline } from '../bootstrap/with-deadline';
+import { transactionWithSettings } from '../database/transaction-context';
 
 /**
  * Never lose a job (architecture rule 9): every `reconcileIntervalMs`, the runs Postgres says are due
@@ -32,6 +33,16 @@ const PAGE = 500;
 /** Up to this many due runs are checked per record and pass; the rest wait for the next tick. */
 const MAX_PAGES = 20;
 const PASS_DEADLINE_MS = 15_000;
+
+/**
+ * The settings of a pass's transaction, written with its BEGIN. A pass reads queues (runs due, deliveries held
+ * behind a failing endpoint) whose backlogs grow faster than autovacuum analyzes, so its plans are made on
+ * statistics that miss them: a bitmap scan then reads a whole range of an index before a LIMIT could stop it
+ * (a failing endpoint's 20,000 held deliveries, to find its one probe), and the misestimated cost starts JIT
+ * compilation, 40-70 ms a pass for statements that run in a few (docs/performance.md §49). Every statement of
+ * a pass is a keyed or ordered read, which neither helps.
+ */
+export const RECONCILER_PASS_SETTINGS = ['SET LOCAL enable_bitmapscan = off', 'SET LOCAL jit = off'] as const;
 
 @Injectable()
 export class JobReconciler {
@@ -62,7 +73,7 @@ export class JobReconciler {
 
   /** One pass; returns how many runs it enqueued again (0 when another replica holds the lock). */
   reconcile(): Promise<number> {
-    const pass = this.dataSource.transaction(async (manager) => {
+    const pass = transactionWithSettings(this.dataSource, RECONCILER_PASS_SETTINGS, async (manager) => {
       const [lock] = await manager.query('SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS acquired', [
         RECONCILER_LOCK_CLASS,
         this.options.queue,

@@ -37,15 +37,6 @@ export const DELIVERY_ID_PREFIX = 'del';
  */
 const STILL_PENDING = `status NOT IN ('succeeded', 'failed', 'cancelled')`;
 
-/**
- * Sent ahead of the reconciler's stranded-delivery pass in its transaction (and so for the rest of that pass,
- * whose other statements are keyed or ordered reads): under statistics that lag a backlog, a bitmap scan reads
- * a whole range of an index before a LIMIT could stop it (an endpoint's 20,000 held deliveries, to find its one
- * probe), and the misestimated cost starts JIT compilation, 40-70 ms a pass for a statement that runs in 1-3 ms
- * (docs/performance.md §49). Outside a transaction it changes nothing, and nothing else depends on it.
- */
-const PLAN_THE_PASS_AS_WRITTEN = `SELECT set_config('enable_bitmapscan', 'off', true), set_config('jit', 'off', true)`;
-
 export interface DeliveryFilters {
   accountId: string | null;
   status?: DeliveryStatus;
@@ -364,14 +355,13 @@ export class DeliveryRepository {
    *   partial index's predicate (the due index, believed empty, would be read whole for each endpoint; a
    *   range on status instead would not end the scan at the bound, and read the whole backlog when no probe
    *   is ahead);
-   * - the statement is planned without bitmap scans and without JIT (PLAN_THE_PASS_AS_WRITTEN, sent first).
+   * - the reconciler plans its pass without bitmap scans and without JIT (RECONCILER_PASS_SETTINGS).
    * Driven from the held deliveries, as the planner chose under such statistics, a pass read the whole backlog
    * three times, or compared every held delivery with every other one: 0.3 s a pass at a few thousand held in
    * the bench. Driven from every endpoint, as until §49, it probed the held index once per endpoint of
    * the stack, held or not.
    */
   async releaseStranded(executor: Executor): Promise<number> {
-    await executor.query(PLAN_THE_PASS_AS_WRITTEN);
     const rows = rowsOf<Pick<DeliveryRow, 'delivery_id'>>(
       await executor.query(
         `WITH RECURSIVE holding AS (
