@@ -670,13 +670,22 @@ export class PaymentRepository {
     return row ? toAttempt(row) : undefined;
   }
 
-  /** Several attempts by id in one statement, one answer per id in their order (undefined: no such attempt). */
-  async findAttempts(executor: Executor, ids: readonly string[]): Promise<(PaymentAttempt | undefined)[]> {
-    const rows = rowsOf<AttemptRow>(
-      await executor.query('SELECT * FROM payment_attempts WHERE attempt_id = ANY($1::text[])', [ids]),
-    );
-    const byId = new Map(rows.map((row) => [row.attempt_id, toAttempt(row)]));
-    return ids.map((id) => byId.get(id));
+  /**
+   * Several attempts by id in one statement, and how to read its rows: one answer per id in their order
+   * (undefined: no such attempt). Run it on generic plans (GENERIC_PLANS): its custom plans know the array's
+   * length, so Postgres planned it again on every call, longer than it ran (docs/performance.md §50).
+   */
+  findAttemptsStatement(ids: readonly string[]): {
+    statement: Statement;
+    read: (rows: unknown[]) => (PaymentAttempt | undefined)[];
+  } {
+    return {
+      statement: { sql: 'SELECT * FROM payment_attempts WHERE attempt_id = ANY($1::text[])', params: [ids] },
+      read: (rows) => {
+        const byId = new Map((rows as AttemptRow[]).map((row) => [row.attempt_id, toAttempt(row)]));
+        return ids.map((id) => byId.get(id));
+      },
+    };
   }
 
   async listAttempts(executor: Executor, filter: AttemptFilter, window: PageWindow): Promise<{ total: number; items: PaymentAttempt[] }> {

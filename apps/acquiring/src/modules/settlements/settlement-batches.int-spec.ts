@@ -1,5 +1,5 @@
 import { AcquiringEvents, PaymentIntentView } from '@paygrid/contracts';
-import { JobRunInfo, TransactionContext } from '@paygrid/platform';
+import { GENERIC_PLANS, JobRunInfo, TransactionContext } from '@paygrid/platform';
 import { actorOf, resultOf, watchPgRoundTrips } from '@paygrid/testing';
 import { SANDBOX_CARDS } from '../connectors/sandbox.connector';
 import { PaymentRepository } from '../payments/payment.repository';
@@ -92,18 +92,23 @@ describe('settlements of captures cleared together', () => {
     const captures = await fourCaptured();
     const attemptIds = captures.map(({ attemptId }) => attemptId);
     const wire = watchPgRoundTrips();
-    const reads = jest.spyOn(PaymentRepository.prototype, 'findAttempts');
+    const reads = jest.spyOn(PaymentRepository.prototype, 'findAttemptsStatement');
     let readIds: (readonly string[])[];
     try {
       await Promise.all(captures.map(({ attemptId }) => settlements.settle(attemptId, runOf(attemptId))));
-      readIds = reads.mock.calls.map(([, ids]) => ids);
+      readIds = reads.mock.calls.map(([ids]) => ids);
     } finally {
       wire.restore();
       reads.mockRestore();
     }
 
-    // Runs starting together (a timer slot's) read their attempts with one statement.
+    // Runs starting together (a timer slot's) read their attempts with one statement, on its generic plan
+    // (its custom plans were made again on every call), BEGIN and COMMIT riding with it: one round trip.
     expect(readIds).toEqual([attemptIds]);
+    const attemptReads = wire.transactions().filter(({ texts }) => texts.includes('SELECT *'));
+    expect(attemptReads.map(({ statements, roundTrips }) => [statements[0], roundTrips])).toEqual([
+      [expect.stringContaining(GENERIC_PLANS), 1],
+    ]);
 
     const written = wire.transactions().filter(({ texts }) => texts.includes('WITH new_batch'));
     expect(written).toHaveLength(1);

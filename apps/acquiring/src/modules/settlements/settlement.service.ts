@@ -18,6 +18,7 @@ import {
   JobRunInfo,
   LOGGER,
   TransactionContext,
+  transactionEndingWith,
 } from '@paygrid/platform';
 import { pageOf, pageWindow, timeFilter } from '../../common/paging';
 import { Transactions } from '../../common/transactions';
@@ -71,9 +72,18 @@ export class SettlementService {
       gatherMs: config.SETTLEMENT_GATHER_MS,
       alone: (capture) => this.transactions.run((tx) => this.recordSettlements(tx, [capture])),
     });
-    this.attemptReads = new GroupCommit((ids) => this.payments.findAttempts(this.dataSource, ids), 100, {
-      gatherMs: 1,
-    });
+    // One round trip: BEGIN with GENERIC_PLANS, the read and COMMIT (transactionEndingWith).
+    this.attemptReads = new GroupCommit(
+      (ids) => {
+        const { statement, read } = this.payments.findAttemptsStatement(ids);
+        return transactionEndingWith(this.dataSource, [GENERIC_PLANS], async () => ({
+          last: statement,
+          read,
+        }));
+      },
+      100,
+      { gatherMs: 1 },
+    );
   }
 
   async list(actor: Actor, query: ListSettlementsPayload): Promise<Page<SettlementView>> {
