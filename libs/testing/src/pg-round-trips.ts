@@ -27,7 +27,11 @@ export function watchPgRoundTrips() {
     const original = prototype[method];
     originals.set(method, original);
     prototype[method] = function (this: { text?: string }, ...args: unknown[]) {
-      entries.push({ connection: args[0] as object, kind, statement: kind === 'sent' ? String(this.text) : '' });
+      entries.push({
+        connection: args[0] as object,
+        kind,
+        statement: kind === 'sent' ? String(this.text) : '',
+      });
       return original.apply(this, args);
     };
   };
@@ -39,6 +43,12 @@ export function watchPgRoundTrips() {
     /** The first two words of each query written, in order. */
     texts: () => textsOf(entries),
     roundTrips: () => roundTripsOf(entries),
+    /** Each connection's queries (first two words each) and round trips, in the order connections were first used. */
+    connections: () =>
+      [...new Set(entries.map((entry) => entry.connection))].map((connection) => {
+        const own = entries.filter((entry) => entry.connection === connection);
+        return { texts: textsOf(own), roundTrips: roundTripsOf(own) };
+      }),
     /**
      * Each transaction seen, per connection: the queries written from its START TRANSACTION to its COMMIT
      * or ROLLBACK (first two words each, and whole as `statements`) and its round trips, until that last one
@@ -81,7 +91,8 @@ function transactionsOf(entries: WireEntry[]): WireEntry[][] {
   const found: WireEntry[][] = [];
   let open: WireEntry[] | undefined;
   for (const entry of entries) {
-    if (!open && entry.kind === 'sent' && entry.statement.trimStart().startsWith('START TRANSACTION')) open = [];
+    if (!open && entry.kind === 'sent' && entry.statement.trimStart().startsWith('START TRANSACTION'))
+      open = [];
     if (!open) continue;
     open.push(entry);
     const statements = statementsOf(open);

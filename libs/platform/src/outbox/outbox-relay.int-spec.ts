@@ -1,18 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { Client, QueryResult } from 'pg';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { Kafka } from 'kafkajs';
 import pino from 'pino';
 import { EventTopics } from '@paygrid/contracts';
-import { createTestDatabase, NotificationListener, TestDatabase, testBrokers, TestStack, waitFor } from '@paygrid/testing';
+import {
+  createTestDatabase,
+  NotificationListener,
+  TestDatabase,
+  testBrokers,
+  TestStack,
+  waitFor,
+  watchPgRoundTrips,
+} from '@paygrid/testing';
 import { createDataSource } from '../database/data-source';
 import { createKafka, createProducer } from '../kafka/kafka-factory';
 import { EventSubscriber } from '../kafka/event-subscriber';
 import { Metrics } from '../metrics/metrics';
 import { appendToOutbox, OUTBOX_CHANNEL } from './outbox-writer';
 import { runInTransaction } from '../database/transaction-context';
-import { beginRelayBatch, OutboxRelay } from './outbox-relay';
-import { TracedPgClient } from '../tracing/pg-tracing';
+import { OutboxRelay, RELAY_BEGIN, RELAY_LOCK, RELAY_LOCK_ID, RELAY_MARK, RELAY_READ } from './outbox-relay';
 import { withDeadline } from '../bootstrap/with-deadline';
 import { claimInboxEvent } from './inbox';
 import { OutboxLogicalTopics1700000000010 } from '../database/outbox-logical-topics.migration';
@@ -25,6 +32,10 @@ import { OutboxLogicalTopics1700000000010 } from '../database/outbox-logical-top
  */
 // Warnings and errors only: what a relay or the broker client logs when a test hangs is the evidence.
 const logger = pino({ level: 'warn' });
+
+/** A batch's queries as the driver writes them (first two words each): BEGIN, lock and read; mark and COMMIT. */
+const BATCH_READ = ['BEGIN; SET', "SELECT set_config('paygrid.relay_lock',", 'SELECT id,'];
+const BATCH_MARK = ['UPDATE outbox', 'COMMIT'];
 
 describe('outbox relay and inbox', () => {
   let stack: TestStack;
@@ -47,6 +58,28 @@ describe('outbox relay and inbox', () => {
     await database?.drop();
     await stack?.close();
   });
+
+  /**
+   * A relay of batches of two on a pool of one connection (so what it prepares and sends is its own), with
+   * every batch it published in `batches`; whatever earlier tests left unpublished is published first.
+   */
+  async function streakRelay(app: string, pollIntervalMs: number) {
+    const producer = createProducer(kafka);
+    await producer.connect();
+    const drainer = new OutboxRelay(dataSource, producer, stack.names, database.url, logger);
+    while ((await drainer.publishBatch()) > 0);
+    const oneConnection = createDataSource({ url: database.url, app, poolSize: 1 });
+    await oneConnection.initialize();
+    const batches: string[][] = [];
+    const relay = new OutboxRelay(oneConnection, producer, stack.names, database.url, logger, {
+      batchSize: 2,
+      pollIntervalMs,
+      afterPublish: async (ids) => {
+        batches.push(ids);
+      },
+    });
+    return { producer, relay, oneConnection, batches };
+  }
 
   it('gives exactly one effect per event when the relay dies between publishing and marking', async () => {
     const sourcePrefix = `it-${randomUUID()}`;
@@ -200,7 +233,9 @@ describe('outbox relay and inbox', () => {
       await waitFor(
         async () => {
           if (second === undefined) return false;
-          const [row] = await dataSource.query('SELECT published_at FROM outbox WHERE event_id = $1', [second]);
+          const [row] = await dataSource.query('SELECT published_at FROM outbox WHERE event_id = $1', [
+            second,
+          ]);
           return row?.published_at !== null;
         },
         { what: 'the row committed during a batch, published', timeoutMs: 20_000 },
@@ -256,7 +291,9 @@ describe('outbox relay and inbox', () => {
       await gatherEntered;
       const second = await append(`gather-second-${randomUUID()}`);
       endGather();
-      await waitFor(() => batches.some((batch) => batch.includes(second)), { what: 'the second row, published' });
+      await waitFor(() => batches.some((batch) => batch.includes(second)), {
+        what: 'the second row, published',
+      });
       expect(batches.find((batch) => batch.includes(first))).toEqual([first, second]);
     } finally {
       endGather();
@@ -275,21 +312,28 @@ describe('outbox relay and inbox', () => {
     });
     await relay.start();
     try {
-      const eventId = await runInTransaction(dataSource, logger, async (tx) => {
-        const envelope = await appendToOutbox(tx.manager, {
-          topic: EventTopics.payouts,
-          event_name: 'test.deferred',
-          event_type: 'OPERATIONS',
-          source_id: `deferred-${randomUUID()}`,
-          account_id: 'acct',
-          master_account_id: 'acct',
-          data: {},
-        });
-        return envelope.event_id;
-      }, { outbox: { deferWake: true } });
+      const eventId = await runInTransaction(
+        dataSource,
+        logger,
+        async (tx) => {
+          const envelope = await appendToOutbox(tx.manager, {
+            topic: EventTopics.payouts,
+            event_name: 'test.deferred',
+            event_type: 'OPERATIONS',
+            source_id: `deferred-${randomUUID()}`,
+            account_id: 'acct',
+            master_account_id: 'acct',
+            data: {},
+          });
+          return envelope.event_id;
+        },
+        { outbox: { deferWake: true } },
+      );
       await waitFor(
         async () => {
-          const [row] = await dataSource.query('SELECT published_at FROM outbox WHERE event_id = $1', [eventId]);
+          const [row] = await dataSource.query('SELECT published_at FROM outbox WHERE event_id = $1', [
+            eventId,
+          ]);
           return row?.published_at !== null;
         },
         { what: 'the deferred row, published', timeoutMs: 20_000 },
@@ -302,56 +346,56 @@ describe('outbox relay and inbox', () => {
     }
   });
 
-  it('publishes a batch in two round trips and marks it sent; an idle batch costs two too', async () => {
+  it('publishes a batch in two round trips of prepared statements on generic plans and marks it sent; an idle batch costs two too', async () => {
     const producer = createProducer(kafka);
     await producer.connect();
-    const relay = new OutboxRelay(dataSource, producer, stack.names, database.url, logger);
-    const sent: string[] = [];
-    const driverQuery = jest.spyOn(TracedPgClient.prototype, 'query');
+    // One connection, so the statements the relay prepared are those pg_prepared_statements shows below.
+    const oneConnection = createDataSource({ url: database.url, app: 'outbox-prepared', poolSize: 1 });
+    await oneConnection.initialize();
+    const relay = new OutboxRelay(oneConnection, producer, stack.names, database.url, logger);
     try {
       // Whatever earlier tests left unpublished goes first, so the batch below is exactly these rows.
       while ((await relay.publishBatch()) > 0);
       const eventIds = await commitEvents(dataSource, 3, 'round_trips');
-      driverQuery.mockClear();
-      expect(await relay.publishBatch()).toBe(3);
-      sent.push(...driverQuery.mock.calls.map((call) => String(call[0])));
-      expect(sent).toHaveLength(2);
-      expect(sent[0]).toMatch(/^BEGIN; SET LOCAL synchronous_commit TO off; SELECT set_config\(.*; SELECT id, event_id/s);
-      expect(sent[1]).toMatch(/^UPDATE outbox SET published_at = now\(\) .*; COMMIT$/);
+      const wire = await watchedBatch(relay);
+      expect(wire.published).toBe(3);
+      expect(wire.texts).toEqual([...BATCH_READ, ...BATCH_MARK]);
+      expect(wire.roundTrips).toBe(2);
       const marked = await dataSource.query(
         'SELECT count(*)::int AS n FROM outbox WHERE event_id = ANY($1) AND published_at IS NOT NULL',
         [eventIds],
       );
       expect(marked[0].n).toBe(3);
 
-      driverQuery.mockClear();
-      expect(await relay.publishBatch()).toBe(0);
-      expect(driverQuery.mock.calls.map((call) => String(call[0]))).toEqual([expect.stringMatching(/^BEGIN;/), 'ROLLBACK']);
+      const idle = await watchedBatch(relay);
+      expect(idle.published).toBe(0);
+      expect(idle.texts).toEqual([...BATCH_READ, 'ROLLBACK']);
+      expect(idle.roundTrips).toBe(2);
+
+      // Each statement was prepared on the connection and ran on its generic plan, never a custom one: a
+      // custom plan is made again on each execution (the mark's first five would have been custom).
+      const prepared = (await oneConnection.query(
+        `SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements
+          WHERE statement = ANY($1) ORDER BY statement`,
+        [[RELAY_LOCK, RELAY_READ, RELAY_MARK]],
+      )) as { statement: string; generic_plans: string; custom_plans: string }[];
+      expect(
+        prepared.map((row) => [row.statement, Number(row.custom_plans), Number(row.generic_plans) > 0]),
+      ).toEqual([RELAY_LOCK, RELAY_READ, RELAY_MARK].sort().map((statement) => [statement, 0, true]));
       // Nothing is left open on the pooled connection: a later transaction of the pool works as usual.
-      expect(await dataSource.transaction((manager) => manager.query('SELECT 1 AS one'))).toEqual([{ one: 1 }]);
+      expect(await oneConnection.transaction((manager) => manager.query('SELECT 1 AS one'))).toEqual([
+        { one: 1 },
+      ]);
     } finally {
-      driverQuery.mockRestore();
       await producer.disconnect();
+      await oneConnection.destroy();
     }
   });
 
-  it("publishes back-to-back batches with each batch's mark in the next batch's read: one round trip a batch", async () => {
-    const producer = createProducer(kafka);
-    await producer.connect();
-    // Whatever earlier tests left unpublished goes first, so the streak below reads exactly these rows.
-    const drainer = new OutboxRelay(dataSource, producer, stack.names, database.url, logger);
-    while ((await drainer.publishBatch()) > 0);
+  it("publishes back-to-back batches with each batch's mark written with the next batch's read: one round trip a batch", async () => {
+    const { producer, relay, oneConnection, batches } = await streakRelay('outbox-streak', 3_600_000);
     // Committed before the relay listens (no notification): only the full first batch makes the streak go on.
     const eventIds = await commitEvents(dataSource, 3, 'streak');
-    const batches: string[][] = [];
-    const relay = new OutboxRelay(dataSource, producer, stack.names, database.url, logger, {
-      batchSize: 2,
-      pollIntervalMs: 3_600_000,
-      afterPublish: async (ids) => {
-        batches.push(ids);
-      },
-    });
-    const driverQuery = jest.spyOn(TracedPgClient.prototype, 'query');
     const markedCount = async () =>
       (
         await dataSource.query(
@@ -359,28 +403,70 @@ describe('outbox relay and inbox', () => {
           [eventIds],
         )
       )[0].n as number;
+    const wire = watchPgRoundTrips();
     try {
       await relay.start();
       await waitFor(async () => (await markedCount()) === 3, { what: 'the three rows, marked' });
       await relay.stop();
-      const sent = driverQuery.mock.calls
-        .map((call) => String(call[0]))
-        .filter((sql) => !sql.includes('count(*)::int AS n'));
+      wire.restore();
       expect(batches).toEqual([eventIds.slice(0, 2), eventIds.slice(2)]);
-      expect(sent).toHaveLength(3);
-      expect(sent[0]).toMatch(/^BEGIN; SET LOCAL synchronous_commit TO off; SELECT set_config/);
-      expect(sent[1]).toMatch(
-        /^UPDATE outbox SET published_at = now\(\) .*; COMMIT; BEGIN; SET LOCAL synchronous_commit TO off; SELECT set_config/s,
+      const [relayConnection, ...others] = wire
+        .connections()
+        .filter(({ texts }) => texts.includes('UPDATE outbox'));
+      expect(others).toEqual([]);
+      expect(relayConnection.texts).toEqual([...BATCH_READ, ...BATCH_MARK, ...BATCH_READ, ...BATCH_MARK]);
+      // BEGIN and read; the first batch's mark with the second's read; the last mark.
+      expect(relayConnection.roundTrips).toBe(3);
+    } finally {
+      wire.restore();
+      await relay.stop();
+      await producer.disconnect();
+      await oneConnection.destroy();
+    }
+  });
+
+  it('republishes a batch whose mark failed in a streak, and leaves no transaction open', async () => {
+    const { producer, relay, oneConnection, batches } = await streakRelay('outbox-refused-mark', 50);
+    // The first mark after this fails (a sequence, so the count survives the failed transaction's rollback).
+    await dataSource.query(`CREATE SEQUENCE outbox_marks_seen`);
+    await dataSource.query(`CREATE FUNCTION refuse_first_mark() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF nextval('outbox_marks_seen') = 1 THEN RAISE EXCEPTION 'the first mark is refused'; END IF;
+        RETURN NULL;
+      END $$`);
+    await dataSource.query(
+      `CREATE TRIGGER refuse_first_mark BEFORE UPDATE ON outbox FOR EACH STATEMENT EXECUTE FUNCTION refuse_first_mark()`,
+    );
+    const eventIds = await commitEvents(dataSource, 3, 'refused_mark');
+    try {
+      await relay.start();
+      await waitFor(
+        async () =>
+          (
+            await dataSource.query(
+              'SELECT count(*)::int AS n FROM outbox WHERE event_id = ANY($1) AND published_at IS NOT NULL',
+              [eventIds],
+            )
+          )[0].n === 3,
+        { what: 'the three rows, marked' },
       );
-      expect(sent[2]).toMatch(/^UPDATE outbox SET published_at = now\(\) .*; COMMIT$/);
-      // Nothing is left open on the pooled connection: a later transaction of the pool works as usual.
-      expect(await dataSource.transaction((manager) => manager.query('SELECT 1 AS one'))).toEqual([
+      await relay.stop();
+      // The first batch went out, its mark (written with the second read) failed, and the streak stopped there:
+      // the next streak read the same two rows again (at least once: the consumers' inboxes dedupe), then the third.
+      expect(batches).toEqual([eventIds.slice(0, 2), eventIds.slice(0, 2), eventIds.slice(2)]);
+      // Only marks that committed count as published: the refused one is not among them.
+      expect(relay.published).toBe(3);
+      // The failed mark's read, in a transaction of its own, was rolled back: the connection is idle and usable.
+      expect(await oneConnection.transaction((manager) => manager.query('SELECT 1 AS one'))).toEqual([
         { one: 1 },
       ]);
     } finally {
-      driverQuery.mockRestore();
       await relay.stop();
+      await dataSource.query('DROP TRIGGER refuse_first_mark ON outbox');
+      await dataSource.query('DROP FUNCTION refuse_first_mark()');
+      await dataSource.query('DROP SEQUENCE outbox_marks_seen');
       await producer.disconnect();
+      await oneConnection.destroy();
     }
   });
 
@@ -416,10 +502,12 @@ describe('outbox relay and inbox', () => {
       const reader = new Client({ connectionString: database.url });
       await reader.connect();
       try {
-        const results = (await reader.query(beginRelayBatch(200))) as unknown as QueryResult[];
-        expect(results[2].rows).toEqual([{ acquired: false }]);
-        expect(results[3].rows).toEqual([]);
-        const [{ n }] = (await reader.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL')).rows;
+        await reader.query(RELAY_BEGIN);
+        expect((await reader.query(RELAY_LOCK, [RELAY_LOCK_ID])).rows).toEqual([{ acquired: false }]);
+        expect((await reader.query(RELAY_READ, [200])).rows).toEqual([]);
+        const [{ n }] = (
+          await reader.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL')
+        ).rows;
         expect(n).toBeGreaterThan(0);
       } finally {
         await reader.query('ROLLBACK');
@@ -536,5 +624,16 @@ async function terminateSessions(url: string, applicationName: string): Promise<
     ]);
   } finally {
     await client.end();
+  }
+}
+
+/** One batch of `relay`, and the queries it wrote to Postgres (first two words each) in how many round trips. */
+async function watchedBatch(relay: OutboxRelay) {
+  const wire = watchPgRoundTrips();
+  try {
+    const published = await relay.publishBatch();
+    return { published, texts: wire.texts(), roundTrips: wire.roundTrips() };
+  } finally {
+    wire.restore();
   }
 }

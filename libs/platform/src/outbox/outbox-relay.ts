@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { Producer } from 'kafkajs';
 import { Logger } from 'pino';
 import { KafkaNames } from '../kafka/kafka-names';
-import { ASYNCHRONOUS_COMMIT } from '../database/transaction-context';
+import { ASYNCHRONOUS_COMMIT, GENERIC_PLANS } from '../database/transaction-context';
 import { OUTBOX_CHANNEL } from './outbox-writer';
 import { tracePublication } from '../tracing/outbox-spans';
 
@@ -41,46 +41,39 @@ interface OutboxRow {
   created_at: Date;
 }
 
-
 /** Arbitrary constant: the advisory lock id "one relay per database at a time". */
-const RELAY_LOCK_ID = 748_213_001;
+export const RELAY_LOCK_ID = 748_213_001;
 
 /** The transaction-local setting through which a batch's read knows its lock statement won the lock. */
 const RELAY_LOCK_SETTING = 'paygrid.relay_lock';
 
 /**
- * Round trip 1 of a batch (publishBatch), one simple query of four statements: BEGIN, the commit made
- * asynchronous, the lock (its result kept in a transaction-local setting too), and the rows. The rows'
- * SELECT is a statement of its own, so in READ COMMITTED its snapshot is taken after the lock was won (a
- * snapshot from before could see rows another relay published meanwhile as unpublished); it reads nothing
- * when the lock went to another relay. `batchSize` is inlined: a query without parameters may hold several
- * statements.
+ * A batch's BEGIN, as one simple query with its settings: the commit made asynchronous, and its statements
+ * run on their generic plans. The statements below take their values as parameters, so the pool's client
+ * prepares each on its connection (prepared-statements.ts): Postgres parses them once per connection and
+ * reuses one plan. Written as simple queries with inlined values, the four were parsed and planned on every
+ * batch: in a c16 create run, 0.25 ms of acquiring's Postgres per batch (docs/performance.md §50). On generic
+ * plans the mark's plan does not depend on how many ids it is given (its custom plans did, so Postgres kept
+ * making them).
  */
-export function beginRelayBatch(batchSize: number): string {
-  if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new Error(`relay batch size must be a positive integer: ${batchSize}`);
-  return [
-    'BEGIN',
-    ASYNCHRONOUS_COMMIT,
-    `SELECT set_config('${RELAY_LOCK_SETTING}', pg_try_advisory_xact_lock(${RELAY_LOCK_ID})::text, true) = 'true' AS acquired`,
-    `SELECT id, event_id, topic, message_key, payload, headers, created_at FROM outbox
-      WHERE published_at IS NULL AND current_setting('${RELAY_LOCK_SETTING}') = 'true' ORDER BY id LIMIT ${batchSize}`,
-  ].join('; ');
-}
+export const RELAY_BEGIN = ['BEGIN', ASYNCHRONOUS_COMMIT, GENERIC_PLANS].join('; ');
+
+/** Takes the lock, and keeps whether it was won in a transaction-local setting for the read behind it. */
+export const RELAY_LOCK = `SELECT set_config('${RELAY_LOCK_SETTING}', pg_try_advisory_xact_lock($1)::text, true) = 'true' AS acquired`;
 
 /**
- * Whether the batch's lock was won, and its rows (none when it was not), from the results of a query that
- * ends with beginRelayBatch's statements (its lock and read are the last two, whatever came before them).
+ * The batch's rows: a statement of its own behind the lock's, so in READ COMMITTED its snapshot is taken
+ * after the lock was won (a snapshot from before could see rows another relay published meanwhile as
+ * unpublished); it reads nothing when the lock went to another relay.
  */
-function batchOf(results: QueryResult[]): { acquired: boolean; rows: OutboxRow[] } {
-  const [lock, read] = results.slice(-2);
-  return { acquired: lock?.rows[0]?.acquired === true, rows: (read?.rows ?? []) as OutboxRow[] };
-}
+export const RELAY_READ = `SELECT id, event_id, topic, message_key, payload, headers, created_at FROM outbox
+  WHERE published_at IS NULL AND current_setting('${RELAY_LOCK_SETTING}') = 'true' ORDER BY id LIMIT $1`;
 
-/** Round trip 3 of a batch: the rows marked and the transaction committed, as one simple query. */
-export function markPublishedAndCommit(ids: string[]): string {
-  for (const id of ids) if (!/^\d+$/.test(id)) throw new Error(`outbox id is not a bigserial value: ${id}`);
-  return `UPDATE outbox SET published_at = now() WHERE id = ANY('{${ids.join(',')}}'::bigint[]); COMMIT`;
-}
+/** Marks a batch's rows sent, once Kafka acknowledged them; COMMIT follows it. */
+export const RELAY_MARK = 'UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])';
+
+/** The statements of one round trip of a batch, each written without waiting for the one before it. */
+type Sent = Promise<QueryResult | QueryResult[]>;
 
 export class OutboxRelay {
   private running = false;
@@ -94,8 +87,6 @@ export class OutboxRelay {
    */
   private notified = false;
   private readonly batchSize: number;
-  /** Round trip 1 of every batch, written once. */
-  private readonly beginBatch: string;
   private readonly pollIntervalMs: number;
   private readonly gatherMs: number;
   published = 0;
@@ -109,7 +100,8 @@ export class OutboxRelay {
     private readonly options: OutboxRelayOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 200;
-    this.beginBatch = beginRelayBatch(this.batchSize);
+    if (!Number.isSafeInteger(this.batchSize) || this.batchSize < 1)
+      throw new Error(`relay batch size must be a positive integer: ${this.batchSize}`);
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.gatherMs = options.gatherMs ?? 0;
   }
@@ -132,10 +124,9 @@ export class OutboxRelay {
   /**
    * Publishes one batch; returns how many rows went out (0 when idle or another relay holds the lock).
    * Two round trips to Postgres, the fewest the guarantees allow:
-   * 1. BEGIN, the transaction's commit made asynchronous, the lock, and the rows, by a statement of its
-   *    own after the lock's (beginRelayBatch): one simple query;
-   * 2. after Kafka acknowledged them, the rows marked and COMMIT: one simple query, the ids inlined
-   *    (digits only: ids of our own bigserial, checked all the same).
+   * 1. BEGIN with its settings (RELAY_BEGIN), the lock, and the rows, by a statement of its own after the
+   *    lock's, written together;
+   * 2. after Kafka acknowledged them, the rows marked and COMMIT, written together.
    * An idle batch (or one whose lock another relay holds) is the first and a ROLLBACK.
    * The commit need not wait for its WAL flush: a mark lost to a Postgres crash only republishes rows,
    * which the at-least-once contract above already allows (consumers dedupe through their inbox). The
@@ -148,7 +139,7 @@ export class OutboxRelay {
   /**
    * Publishes batches back to back on one pooled connection, up to `maxBatches`, while there is more to
    * read (a full batch, or a commit notified since the last read); returns how many rows went out.
-   * A batch's mark and COMMIT ride in the same simple query as the next batch's BEGIN, lock and read: its
+   * A batch's mark and COMMIT are written with the next batch's BEGIN, lock and read (markAndRead): its
    * rows are in Kafka already, so the mark is on no event's way, and an event committed just after a read
    * waits for one round trip fewer (docs/performance.md §42). One round trip a batch, and one more where
    * the streak ends: the last batch's mark and COMMIT, or the ROLLBACK of a read that found nothing.
@@ -167,11 +158,9 @@ export class OutboxRelay {
       for (let batches = 1; ; batches += 1) {
         this.notified = false;
         open = true;
-        const query = unmarked.length > 0 ? `${markPublishedAndCommit(unmarked)}; ${this.beginBatch}` : this.beginBatch;
-        const results = (await client.query(query)) as unknown as QueryResult[];
+        const { acquired, rows } = await this.markAndRead(client, unmarked);
         total += unmarked.length;
         unmarked = [];
-        const { acquired, rows } = batchOf(results);
         if (!acquired || rows.length === 0) {
           open = false;
           await client.query('ROLLBACK');
@@ -181,7 +170,7 @@ export class OutboxRelay {
         unmarked = rows.map((row) => row.id);
         const more = rows.length === this.batchSize || this.notified;
         if (!more || batches >= maxBatches || !this.running) {
-          await client.query(markPublishedAndCommit(unmarked));
+          await settle([client.query(RELAY_MARK, [unmarked]), client.query('COMMIT')]);
           open = false;
           return this.counted(total + unmarked.length);
         }
@@ -195,6 +184,25 @@ export class OutboxRelay {
     } finally {
       await runner.release();
     }
+  }
+
+  /**
+   * One round trip: the open batch's mark and COMMIT (when there is one), the next batch's BEGIN, lock and
+   * read, written together and answered in order. A failed mark leaves its transaction aborted: COMMIT then
+   * answers ROLLBACK and the next BEGIN opens a fresh one, so the failure is read from the mark's own answer;
+   * its rows stay unpublished and go out again (the consumers dedupe).
+   */
+  private async markAndRead(
+    client: PoolClient,
+    unmarked: string[],
+  ): Promise<{ acquired: boolean; rows: OutboxRow[] }> {
+    const sent: Sent[] = [];
+    if (unmarked.length > 0) sent.push(client.query(RELAY_MARK, [unmarked]), client.query('COMMIT'));
+    sent.push(client.query(RELAY_BEGIN), client.query(RELAY_LOCK, [RELAY_LOCK_ID]));
+    sent.push(client.query(RELAY_READ, [this.batchSize]));
+    const answers = await settle(sent);
+    const [lock, read] = answers.slice(-2) as QueryResult[];
+    return { acquired: lock.rows[0]?.acquired === true, rows: read.rows as OutboxRow[] };
   }
 
   /** Sends a batch's rows to Kafka and waits for every replica's acknowledgement. */
@@ -232,7 +240,9 @@ export class OutboxRelay {
         this.logger.error({ err: error, failures }, 'outbox relay failed to publish; will retry');
         await this.reconnectListenerIfNeeded();
       }
-      await this.sleep(failures > 0 ? Math.min(this.pollIntervalMs * 2 ** failures, 5000) : this.pollIntervalMs);
+      await this.sleep(
+        failures > 0 ? Math.min(this.pollIntervalMs * 2 ** failures, 5000) : this.pollIntervalMs,
+      );
     }
   }
 
@@ -252,7 +262,10 @@ export class OutboxRelay {
   }
 
   private async listen(): Promise<void> {
-    const client = new Client({ connectionString: this.databaseUrl, application_name: 'paygrid-outbox-listener' });
+    const client = new Client({
+      connectionString: this.databaseUrl,
+      application_name: 'paygrid-outbox-listener',
+    });
     // Every notification is a wake-up (a staged command's first record sends none: deferred-wakes.ts).
     client.on('notification', () => this.wakeNow());
     // A dropped LISTEN connection only costs latency (the poll continues); it is re-opened on failure.
@@ -283,8 +296,22 @@ function groupByTopic(rows: OutboxRow[], names: KafkaNames) {
   for (const row of rows) {
     const topic = names.eventTopicOf(row.topic);
     const messages = byTopic.get(topic) ?? [];
-    messages.push({ key: row.message_key, value: row.payload, headers: { ...row.headers, 'event-id': row.event_id } });
+    messages.push({
+      key: row.message_key,
+      value: row.payload,
+      headers: { ...row.headers, 'event-id': row.event_id },
+    });
     byTopic.set(topic, messages);
   }
   return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
+}
+
+/**
+ * Waits for every statement written together and answers them in order, or throws the first one's failure
+ * (in order of writing) once all are answered, so none is left unanswered on the connection.
+ */
+async function settle(sent: Sent[]): Promise<(QueryResult | QueryResult[])[]> {
+  const answers = await Promise.allSettled(sent);
+  for (const answer of answers) if (answer.status === 'rejected') throw answer.reason;
+  return answers.map((answer) => (answer as PromiseFulfilledResult<QueryResult | QueryResult[]>).value);
 }
