@@ -28,7 +28,8 @@ export function watchPgRoundTrips() {
     originals.set(method, original);
     prototype[method] = function (this: { text?: string }, ...args: unknown[]) {
       entries.push({
-        connection: args[0] as object,
+        // submit(connection) and handleReadyForQuery(connection); handleError(error, connection).
+        connection: (method === 'handleError' ? args[1] : args[0]) as object,
         kind,
         statement: kind === 'sent' ? String(this.text) : '',
       });

@@ -63,7 +63,7 @@ describe('outbox relay and inbox', () => {
    * A relay of batches of two on a pool of one connection (so what it prepares and sends is its own), with
    * every batch it published in `batches`; whatever earlier tests left unpublished is published first.
    */
-  async function streakRelay(app: string, pollIntervalMs: number) {
+  async function streakRelay(app: string, pollIntervalMs: number, relayLogger = logger) {
     const producer = createProducer(kafka);
     await producer.connect();
     const drainer = new OutboxRelay(dataSource, producer, stack.names, database.url, logger);
@@ -71,7 +71,7 @@ describe('outbox relay and inbox', () => {
     const oneConnection = createDataSource({ url: database.url, app, poolSize: 1 });
     await oneConnection.initialize();
     const batches: string[][] = [];
-    const relay = new OutboxRelay(oneConnection, producer, stack.names, database.url, logger, {
+    const relay = new OutboxRelay(oneConnection, producer, stack.names, database.url, relayLogger, {
       batchSize: 2,
       pollIntervalMs,
       afterPublish: async (ids) => {
@@ -425,8 +425,17 @@ describe('outbox relay and inbox', () => {
     }
   });
 
-  it('republishes a batch whose mark failed in a streak, and leaves no transaction open', async () => {
-    const { producer, relay, oneConnection, batches } = await streakRelay('outbox-refused-mark', 50);
+  it('republishes a batch whose mark failed in a streak, and leaves no transaction or lock behind', async () => {
+    // The relay logs a streak's failure once the streak's catch has run (its ROLLBACK answered, its connection
+    // released): the barrier the checks below wait on.
+    let failed!: () => void;
+    const firstFailure = new Promise<void>((resolve) => (failed = resolve));
+    const failureLogger = Object.assign(Object.create(logger), { error: () => failed() }) as typeof logger;
+    const { producer, relay, oneConnection, batches } = await streakRelay(
+      'outbox-refused-mark',
+      50,
+      failureLogger,
+    );
     // The first mark after this fails (a sequence, so the count survives the failed transaction's rollback).
     await dataSource.query(`CREATE SEQUENCE outbox_marks_seen`);
     await dataSource.query(`CREATE FUNCTION refuse_first_mark() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -438,35 +447,48 @@ describe('outbox relay and inbox', () => {
       `CREATE TRIGGER refuse_first_mark BEFORE UPDATE ON outbox FOR EACH STATEMENT EXECUTE FUNCTION refuse_first_mark()`,
     );
     const eventIds = await commitEvents(dataSource, 3, 'refused_mark');
+    const markedCount = async () =>
+      (
+        await dataSource.query(
+          'SELECT count(*)::int AS n FROM outbox WHERE event_id = ANY($1) AND published_at IS NOT NULL',
+          [eventIds],
+        )
+      )[0].n as number;
     try {
       await relay.start();
-      await waitFor(
-        async () =>
-          (
-            await dataSource.query(
-              'SELECT count(*)::int AS n FROM outbox WHERE event_id = ANY($1) AND published_at IS NOT NULL',
-              [eventIds],
-            )
-          )[0].n === 3,
-        { what: 'the three rows, marked' },
-      );
+      await firstFailure;
+      // Stopped before its retry: what the failed streak left on its connection is what the pool holds now.
       await relay.stop();
-      // The first batch went out, its mark (written with the second read) failed, and the streak stopped there:
-      // the next streak read the same two rows again (at least once: the consumers' inboxes dedupe), then the third.
+      // The first batch went out and its mark, written with the second batch's read, failed: nothing marked,
+      // nothing counted, and the second read's transaction (holding the relay's lock) rolled back.
+      expect(batches).toEqual([eventIds.slice(0, 2)]);
+      expect(await markedCount()).toBe(0);
+      expect(relay.published).toBe(0);
+      const sessions = await dataSource.query(
+        `SELECT state FROM pg_stat_activity WHERE application_name = 'paygrid-outbox-refused-mark'`,
+      );
+      expect(sessions).toEqual([{ state: 'idle' }]);
+      const [{ held }] = await dataSource.query(
+        `SELECT count(*)::int AS held FROM pg_locks
+          WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      );
+      expect(held).toBe(0);
+
+      await relay.start();
+      await waitFor(async () => (await markedCount()) === 3, { what: 'the three rows, marked' });
+      await relay.stop();
+      // The next streak read the same two rows again (at least once: the consumers' inboxes dedupe), then the third;
+      // only marks that committed count as published.
       expect(batches).toEqual([eventIds.slice(0, 2), eventIds.slice(0, 2), eventIds.slice(2)]);
-      // Only marks that committed count as published: the refused one is not among them.
       expect(relay.published).toBe(3);
-      // The failed mark's read, in a transaction of its own, was rolled back: the connection is idle and usable.
-      expect(await oneConnection.transaction((manager) => manager.query('SELECT 1 AS one'))).toEqual([
-        { one: 1 },
-      ]);
     } finally {
       await relay.stop();
+      await producer.disconnect();
+      // First, so that a transaction left open on the relay's connection cannot hold up the DROPs below.
+      await oneConnection.destroy();
       await dataSource.query('DROP TRIGGER refuse_first_mark ON outbox');
       await dataSource.query('DROP FUNCTION refuse_first_mark()');
       await dataSource.query('DROP SEQUENCE outbox_marks_seen');
-      await producer.disconnect();
-      await oneConnection.destroy();
     }
   });
 
@@ -498,7 +520,7 @@ describe('outbox relay and inbox', () => {
       const publishing = first.publishBatch();
       await inFlight;
       expect(await second.publishBatch()).toBe(0);
-      // The loser's read, in the same query as its lock, sees no row: not even the one still unpublished.
+      // The loser's read, in the transaction of its lock and behind it, sees no row: not even the one still unpublished.
       const reader = new Client({ connectionString: database.url });
       await reader.connect();
       try {

@@ -49,12 +49,11 @@ const RELAY_LOCK_SETTING = 'paygrid.relay_lock';
 
 /**
  * A batch's BEGIN, as one simple query with its settings: the commit made asynchronous, and its statements
- * run on their generic plans. The statements below take their values as parameters, so the pool's client
- * prepares each on its connection (prepared-statements.ts): Postgres parses them once per connection and
- * reuses one plan. Written as simple queries with inlined values, the four were parsed and planned on every
- * batch: in a c16 create run, 0.25 ms of acquiring's Postgres per batch (docs/performance.md §50). On generic
- * plans the mark's plan does not depend on how many ids it is given (its custom plans did, so Postgres kept
- * making them).
+ * run on their generic plans. The lock, the read and the mark below take their values as parameters, so the
+ * pool's client prepares each on its connection (prepared-statements.ts): Postgres parses them once per
+ * connection and reuses one plan. As simple queries with inlined values they were parsed and planned on every
+ * batch, 0.2 ms of Postgres a batch alone (pgbench, docs/performance.md §50). On generic plans the mark's plan
+ * does not depend on how many ids it is given (its custom plans did, so Postgres kept making them).
  */
 export const RELAY_BEGIN = ['BEGIN', ASYNCHRONOUS_COMMIT, GENERIC_PLANS].join('; ');
 
@@ -72,8 +71,8 @@ export const RELAY_READ = `SELECT id, event_id, topic, message_key, payload, hea
 /** Marks a batch's rows sent, once Kafka acknowledged them; COMMIT follows it. */
 export const RELAY_MARK = 'UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])';
 
-/** The statements of one round trip of a batch, each written without waiting for the one before it. */
-type Sent = Promise<QueryResult | QueryResult[]>;
+/** A statement's answer (a simple query of several statements answers one result each). */
+type Answer = Promise<QueryResult | QueryResult[]>;
 
 export class OutboxRelay {
   private running = false;
@@ -139,7 +138,7 @@ export class OutboxRelay {
   /**
    * Publishes batches back to back on one pooled connection, up to `maxBatches`, while there is more to
    * read (a full batch, or a commit notified since the last read); returns how many rows went out.
-   * A batch's mark and COMMIT are written with the next batch's BEGIN, lock and read (markAndRead): its
+   * A batch's mark and COMMIT are written with the next batch's BEGIN, lock and read: its
    * rows are in Kafka already, so the mark is on no event's way, and an event committed just after a read
    * waits for one round trip fewer (docs/performance.md §42). One round trip a batch, and one more where
    * the streak ends: the last batch's mark and COMMIT, or the ROLLBACK of a read that found nothing.
@@ -158,9 +157,17 @@ export class OutboxRelay {
       for (let batches = 1; ; batches += 1) {
         this.notified = false;
         open = true;
-        const { acquired, rows } = await this.markAndRead(client, unmarked);
+        // The open batch's mark and COMMIT (when there is one) and the next batch's BEGIN, lock and read, written
+        // together: one round trip (the pool pipelines). A mark that fails leaves its transaction aborted, COMMIT
+        // answers ROLLBACK and the BEGIN behind it opens a fresh one: each half is read from its own answers.
+        const marking = unmarked.length > 0 ? this.writeMark(client, unmarked) : Promise.resolve();
+        const reading = this.writeRead(client);
+        const [mark, read] = await Promise.allSettled([marking, reading]);
+        if (mark.status === 'rejected') throw mark.reason;
         total += unmarked.length;
         unmarked = [];
+        if (read.status === 'rejected') throw read.reason;
+        const { acquired, rows } = read.value;
         if (!acquired || rows.length === 0) {
           open = false;
           await client.query('ROLLBACK');
@@ -170,8 +177,9 @@ export class OutboxRelay {
         unmarked = rows.map((row) => row.id);
         const more = rows.length === this.batchSize || this.notified;
         if (!more || batches >= maxBatches || !this.running) {
-          await settle([client.query(RELAY_MARK, [unmarked]), client.query('COMMIT')]);
+          // COMMIT ends the transaction whatever the mark's fate (a failed one is answered ROLLBACK).
           open = false;
+          await this.writeMark(client, unmarked);
           return this.counted(total + unmarked.length);
         }
         // The next read waits its gather with this batch's transaction open: the mark goes with that read.
@@ -187,21 +195,24 @@ export class OutboxRelay {
   }
 
   /**
-   * One round trip: the open batch's mark and COMMIT (when there is one), the next batch's BEGIN, lock and
-   * read, written together and answered in order. A failed mark leaves its transaction aborted: COMMIT then
-   * answers ROLLBACK and the next BEGIN opens a fresh one, so the failure is read from the mark's own answer;
-   * its rows stay unpublished and go out again (the consumers dedupe).
+   * Marks a batch's rows sent and commits (both written at once); rejects when either failed, or when COMMIT
+   * answered ROLLBACK (the transaction had aborted), so that only a committed mark counts as published.
    */
-  private async markAndRead(
-    client: PoolClient,
-    unmarked: string[],
-  ): Promise<{ acquired: boolean; rows: OutboxRow[] }> {
-    const sent: Sent[] = [];
-    if (unmarked.length > 0) sent.push(client.query(RELAY_MARK, [unmarked]), client.query('COMMIT'));
-    sent.push(client.query(RELAY_BEGIN), client.query(RELAY_LOCK, [RELAY_LOCK_ID]));
-    sent.push(client.query(RELAY_READ, [this.batchSize]));
-    const answers = await settle(sent);
-    const [lock, read] = answers.slice(-2) as QueryResult[];
+  private async writeMark(client: PoolClient, ids: string[]): Promise<void> {
+    const [, commit] = await allAnswered([client.query(RELAY_MARK, [ids]), client.query('COMMIT')]);
+    if ((commit as QueryResult).command !== 'COMMIT')
+      throw new Error(
+        `the relay's mark was not committed (COMMIT answered ${(commit as QueryResult).command})`,
+      );
+  }
+
+  /** A batch's BEGIN with its settings, its lock and its rows (all written at once). */
+  private async writeRead(client: PoolClient): Promise<{ acquired: boolean; rows: OutboxRow[] }> {
+    const [, lock, read] = (await allAnswered([
+      client.query(RELAY_BEGIN),
+      client.query(RELAY_LOCK, [RELAY_LOCK_ID]),
+      client.query(RELAY_READ, [this.batchSize]),
+    ])) as QueryResult[];
     return { acquired: lock.rows[0]?.acquired === true, rows: read.rows as OutboxRow[] };
   }
 
@@ -308,9 +319,9 @@ function groupByTopic(rows: OutboxRow[], names: KafkaNames) {
 
 /**
  * Waits for every statement written together and answers them in order, or throws the first one's failure
- * (in order of writing) once all are answered, so none is left unanswered on the connection.
+ * (in order of writing) once all are answered, so that no rejection is left unhandled.
  */
-async function settle(sent: Sent[]): Promise<(QueryResult | QueryResult[])[]> {
+async function allAnswered(sent: Answer[]): Promise<(QueryResult | QueryResult[])[]> {
   const answers = await Promise.allSettled(sent);
   for (const answer of answers) if (answer.status === 'rejected') throw answer.reason;
   return answers.map((answer) => (answer as PromiseFulfilledResult<QueryResult | QueryResult[]>).value);

@@ -19,7 +19,7 @@ import { coalesceWritesThisTick } from '../database/write-coalescing';
  */
 const OPEN_TRANSACTION = Symbol('paygrid.pg.transaction');
 const TRANSACTION_START = /^\s*(START\s+TRANSACTION|BEGIN)\b/i;
-/** COMMIT alone, or as the last statement of a simple query (the outbox relay's mark-and-commit). */
+/** COMMIT alone, or as the last statement of a simple query. */
 const TRANSACTION_END = /(?:^|;)\s*(COMMIT|ROLLBACK|END)\s*;?\s*$/i;
 const TARGET = /\b(?:INTO|UPDATE|FROM)\s+("?[\w.]+"?)/i;
 /** A SELECT of a function and nothing else: `SELECT pg_notify(...)`, `SELECT pg_try_advisory_xact_lock(...)`. */
