@@ -361,11 +361,7 @@ describe('outbox relay and inbox', () => {
       expect(wire.published).toBe(3);
       expect(wire.texts).toEqual([...BATCH_READ, ...BATCH_MARK]);
       expect(wire.roundTrips).toBe(2);
-      const marked = await dataSource.query(
-        'SELECT count(*)::int AS n FROM outbox WHERE event_id = ANY($1) AND published_at IS NOT NULL',
-        [eventIds],
-      );
-      expect(marked[0].n).toBe(3);
+      expect(await markedCount(dataSource, eventIds)).toBe(3);
 
       const idle = await watchedBatch(relay);
       expect(idle.published).toBe(0);
@@ -396,17 +392,12 @@ describe('outbox relay and inbox', () => {
     const { producer, relay, oneConnection, batches } = await streakRelay('outbox-streak', 3_600_000);
     // Committed before the relay listens (no notification): only the full first batch makes the streak go on.
     const eventIds = await commitEvents(dataSource, 3, 'streak');
-    const markedCount = async () =>
-      (
-        await dataSource.query(
-          'SELECT count(*)::int AS n FROM outbox WHERE event_id = ANY($1) AND published_at IS NOT NULL',
-          [eventIds],
-        )
-      )[0].n as number;
     const wire = watchPgRoundTrips();
     try {
       await relay.start();
-      await waitFor(async () => (await markedCount()) === 3, { what: 'the three rows, marked' });
+      await waitFor(async () => (await markedCount(dataSource, eventIds)) === 3, {
+        what: 'the three rows, marked',
+      });
       await relay.stop();
       wire.restore();
       expect(batches).toEqual([eventIds.slice(0, 2), eventIds.slice(2)]);
@@ -447,13 +438,6 @@ describe('outbox relay and inbox', () => {
       `CREATE TRIGGER refuse_first_mark BEFORE UPDATE ON outbox FOR EACH STATEMENT EXECUTE FUNCTION refuse_first_mark()`,
     );
     const eventIds = await commitEvents(dataSource, 3, 'refused_mark');
-    const markedCount = async () =>
-      (
-        await dataSource.query(
-          'SELECT count(*)::int AS n FROM outbox WHERE event_id = ANY($1) AND published_at IS NOT NULL',
-          [eventIds],
-        )
-      )[0].n as number;
     try {
       await relay.start();
       await firstFailure;
@@ -462,7 +446,7 @@ describe('outbox relay and inbox', () => {
       // The first batch went out and its mark, written with the second batch's read, failed: nothing marked,
       // nothing counted, and the second read's transaction (holding the relay's lock) rolled back.
       expect(batches).toEqual([eventIds.slice(0, 2)]);
-      expect(await markedCount()).toBe(0);
+      expect(await markedCount(dataSource, eventIds)).toBe(0);
       expect(relay.published).toBe(0);
       const sessions = await dataSource.query(
         `SELECT state FROM pg_stat_activity WHERE application_name = 'paygrid-outbox-refused-mark'`,
@@ -475,7 +459,9 @@ describe('outbox relay and inbox', () => {
       expect(held).toBe(0);
 
       await relay.start();
-      await waitFor(async () => (await markedCount()) === 3, { what: 'the three rows, marked' });
+      await waitFor(async () => (await markedCount(dataSource, eventIds)) === 3, {
+        what: 'the three rows, marked',
+      });
       await relay.stop();
       // The next streak read the same two rows again (at least once: the consumers' inboxes dedupe), then the third;
       // only marks that committed count as published.
@@ -658,4 +644,13 @@ async function watchedBatch(relay: OutboxRelay) {
   } finally {
     wire.restore();
   }
+}
+
+/** How many of these events' outbox rows are marked published. */
+async function markedCount(dataSource: DataSource, eventIds: string[]): Promise<number> {
+  const [{ n }] = await dataSource.query(
+    'SELECT count(*)::int AS n FROM outbox WHERE event_id = ANY($1) AND published_at IS NOT NULL',
+    [eventIds],
+  );
+  return n as number;
 }
