@@ -5,12 +5,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { APP_CATALOG, AppDescriptor, AppName, databaseUrlFor } from '@paygrid/platform';
 import { APP_NODE_FLAGS } from './app-node-flags';
+import { appsCgroup } from './app-cgroup';
 import { underAppScheduling } from './app-scheduling';
 
 /**
  * Runs the compiled apps as child processes for `npm start` and the e2e tier: checks their ports are
  * free first, starts each under the scheduling policy of app-scheduling.ts (SCHED_BATCH on Linux) and at
- * the nice value of app-priority.ts (the webhook dispatcher at -10 where allowed),
+ * the nice value of app-priority.ts (the webhook dispatcher at -10 where allowed), in the apps' cpu cgroup
+ * (app-cgroup.ts, where the launcher may make one),
  * prefixes and pretty-prints their JSON logs, waits until each answers /health/ready,
  * and stops exactly the processes it started.
  */
@@ -171,6 +173,8 @@ export function launchApp(
     env: appEnvironment(settings, app, replica),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // spawn returns once the child runs `nice`; it joins before node starts any work worth weighing.
+  appsCgroup.join(child.pid);
   pipeLogs(app.name, instanceLabel(app.name, replica, replicasOf(settings)), child, settings.logSink);
   child.on('exit', (code, signal) => onExit(app.name, code, signal));
   return { name: app.name, port, process: child, replica };
@@ -201,7 +205,10 @@ export async function answersReady(port: number): Promise<boolean> {
   }
 }
 
-/** SIGTERM first (Nest closes consumers and the relay cleanly), SIGKILL after the grace period. */
+/**
+ * SIGTERM first (Nest closes consumers and the relay cleanly), SIGKILL after the grace period; then the
+ * apps' cpu cgroup goes, unless another stack of this process still runs in it.
+ */
 export async function stopApps(apps: RunningApp[], graceMs = 10_000): Promise<void> {
   await Promise.all(
     apps.map(
@@ -217,6 +224,7 @@ export async function stopApps(apps: RunningApp[], graceMs = 10_000): Promise<vo
         }),
     ),
   );
+  appsCgroup.removeIfEmpty();
 }
 
 const COLORS: Record<AppName, number> = {

@@ -94,7 +94,12 @@ describe('app scheduling policy', () => {
         expect(threadsOf('webhook-dispatcher')).toEqual(new Set(['-10/3']));
         expect(threadsOf('gateway')).toEqual(new Set(['5/3']));
         expect(threadsOf('acquiring')).toEqual(new Set(['0/3']));
-        expect(appsSchedulingName()).toBe('apps SCHED_BATCH, gateway nice 5, webhook-dispatcher nice -10');
+        expect(appsSchedulingName(null)).toBe(
+          'apps SCHED_BATCH, gateway nice 5, webhook-dispatcher nice -10',
+        );
+        expect(appsSchedulingName(3072)).toBe(
+          'apps SCHED_BATCH, gateway nice 5, webhook-dispatcher nice -10, cpu cgroup 3072 shares',
+        );
       } finally {
         if (saved !== undefined) process.env.PAYGRID_APP_NICE = saved;
       }

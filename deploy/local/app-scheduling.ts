@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { AppName } from '@paygrid/platform';
+import { appsCgroup } from './app-cgroup';
 import { appsNiceName, effectiveNice, underNice, usableNice } from './app-priority';
 import { MachineProbe } from './machine-probe';
 
@@ -107,8 +108,9 @@ export function underAppScheduling(
   return underNice(batched.command, batched.args, effectiveNice(app), usableNice());
 }
 
-/** The apps' policy and nice values as they apply here, for the bench's record of the machine. */
-export function appsSchedulingName(): string {
+/** The apps' policy, nice values and cpu cgroup as they apply here, for the bench's record of the machine. */
+export function appsSchedulingName(shares: number | null = appsCgroup.activeShares()): string {
   const nice = appsNiceName();
-  return `apps ${appsPolicyName()}${nice ? `, ${nice}` : ''}`;
+  const cgroup = shares === null ? '' : `, cpu cgroup ${shares} shares`;
+  return `apps ${appsPolicyName()}${nice ? `, ${nice}` : ''}${cgroup}`;
 }

@@ -3,6 +3,7 @@ export * from './app-launcher';
 export * from './app-node-flags';
 export * from './app-scheduling';
 export * from './app-priority';
+export * from './app-cgroup';
 export * from './infrastructure';
 export * from './sandbox-credentials';
 export * from './app-schemas';

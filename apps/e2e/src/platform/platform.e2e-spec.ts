@@ -6,7 +6,9 @@ import { api, SANDBOX, tokenFor } from '../support/api-client';
 import { companySubAccount } from '../support/fixtures';
 import { queryE2eDatabase } from '../support/databases';
 import { E2E_GATEWAY, E2E_LOG_DIRECTORY } from '../support/stack-settings';
-import { killApp, startAppAgain } from '../support/stack-control';
+import { killApp, stackPids, startAppAgain } from '../support/stack-control';
+import { AppsCgroup } from '@paygrid/local-stack';
+import { APP_CATALOG } from '@paygrid/platform';
 
 /**
  * The platform slice end to end: health of every dependency and service, a request becoming a Kafka
@@ -72,6 +74,18 @@ describe('platform slice', () => {
     expect(await metrics.text()).toContain('http_request_duration_seconds');
     const live = await fetch(`${E2E_GATEWAY}/health/live`);
     expect(await live.json()).toEqual({ status: 'up' });
+  });
+
+  it('runs every app in a cpu cgroup its launcher made, where a launcher may make one (docs/deploy.md)', () => {
+    // A group made and removed here tells whether this machine lets the launcher make one (root, cgroup v1).
+    const probe = new AppsCgroup();
+    const mayMake = probe.activeShares() !== null;
+    probe.removeIfEmpty();
+    const cpuGroupOf = (pid: number) => /^\d+:cpu:(.*)$/m.exec(readFileSync(`/proc/${pid}/cgroup`, 'utf8'))?.[1];
+    const groups = Object.values(stackPids()).map(cpuGroupOf);
+    expect(groups).toHaveLength(APP_CATALOG.length);
+    // An app a test started again runs in that test's launcher group, so each names a group, not one shared.
+    for (const group of groups) expect(group).toMatch(mayMake ? /^\/paygrid-apps-\d+$/ : /^\/$/);
   });
 
   it('answers api_error while a service is down and succeeds when the retry comes after it is back', async () => {

@@ -9,7 +9,8 @@ import { e2eInfrastructure, e2eSettings, E2E_PIDS_FILE } from './stack-settings'
  * crashes. Pids live in a file (tmp/e2e-logs/pids.json) because test files run in their own module
  * registry; the global teardown stops whatever pid the file names at the end.
  */
-function pids(): Record<string, number> {
+/** The current process of every app of the e2e stack, by app name. */
+export function stackPids(): Record<string, number> {
   return existsSync(E2E_PIDS_FILE) ? JSON.parse(readFileSync(E2E_PIDS_FILE, 'utf8')) : {};
 }
 
@@ -42,14 +43,14 @@ export function resumeApp(name: AppName): void {
 }
 
 function pidOf(name: AppName): number {
-  const pid = pids()[name];
+  const pid = stackPids()[name];
   if (!pid) throw new Error(`no running ${name} in the e2e stack`);
   return pid;
 }
 
 export async function startAppAgain(name: AppName): Promise<RunningApp> {
   const app = await launchReady(name, 0, {});
-  writeFileSync(E2E_PIDS_FILE, JSON.stringify({ ...pids(), [name]: app.process.pid }));
+  writeFileSync(E2E_PIDS_FILE, JSON.stringify({ ...stackPids(), [name]: app.process.pid }));
   return app;
 }
 
