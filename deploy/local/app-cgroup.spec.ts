@@ -47,6 +47,12 @@ describe('the apps cpu cgroup', () => {
   });
 
   // A group made and removed here tells whether this machine lets a launcher make one (root, cgroup v1).
+  it('throws a malformed setting from prepare, where the launcher calls it before any app is spawned', () => {
+    const group = new AppsCgroup(CPU_CGROUP_ROOT, 42, () => appCpuShares('lots'));
+    expect(() => group.prepare()).toThrow('PAYGRID_APP_CPU_SHARES must be "none" or an integer');
+    expect(existsSync(group.directory)).toBe(false);
+  });
+
   const probe = new AppsCgroup(CPU_CGROUP_ROOT, process.pid, () => 1024);
   const canMake = probe.activeShares() !== null;
   probe.removeIfEmpty();

@@ -69,6 +69,14 @@ export class AppsCgroup {
     return path.join(this.root, `${GROUP_PREFIX}${this.owner}`);
   }
 
+  /**
+   * Makes the group if it may exist here; true when it does. The launcher calls it before it spawns an app,
+   * so a malformed PAYGRID_APP_CPU_SHARES stops the launch before a process exists, not after.
+   */
+  prepare(): boolean {
+    return this.ensure();
+  }
+
   /** Moves process `pid` (every thread of it) into the group; false where there is none to join. */
   join(pid: number | undefined): boolean {
     if (pid === undefined || !this.ensure()) return false;

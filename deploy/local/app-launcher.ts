@@ -168,6 +168,7 @@ export function launchApp(
       path.join(REPO_ROOT, `dist/apps/${app.name}/src/main.js`),
     ],
   );
+  appsCgroup.prepare();
   const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env: appEnvironment(settings, app, replica),
