@@ -265,8 +265,7 @@ describe('outbox relay and inbox', () => {
         )
       ).event_id;
     const batches: string[][] = [];
-    let enterGather!: () => void;
-    const gatherEntered = new Promise<void>((resolve) => (enterGather = resolve));
+    let gathersEntered = 0;
     let endGather!: () => void;
     const gatherEnds = new Promise<void>((resolve) => (endGather = resolve));
     // Committed before the relay listens, so the relay's first batch (not a notified one) takes it: once it is
@@ -277,7 +276,7 @@ describe('outbox relay and inbox', () => {
       gatherMs: 1,
       // The barrier this test controls stands in for the gather's timer.
       gather: async () => {
-        enterGather();
+        gathersEntered += 1;
         await gatherEnds;
       },
       afterPublish: async (ids) => {
@@ -288,7 +287,10 @@ describe('outbox relay and inbox', () => {
       await relay.start();
       await waitFor(() => batches.some((batch) => batch.includes(marker)), { what: "the marker's batch" });
       const first = await append(`gather-first-${randomUUID()}`);
-      await gatherEntered;
+      // Bounded, and named: CI once saw this test hang to Jest's 90 s limit without saying on what.
+      await waitFor(() => gathersEntered > 0, {
+        what: "the relay's gather after the first row's commit",
+      });
       const second = await append(`gather-second-${randomUUID()}`);
       endGather();
       await waitFor(() => batches.some((batch) => batch.includes(second)), {
@@ -297,8 +299,8 @@ describe('outbox relay and inbox', () => {
       expect(batches.find((batch) => batch.includes(first))).toEqual([first, second]);
     } finally {
       endGather();
-      await relay.stop();
-      await producer.disconnect();
+      await withDeadline(relay.stop(), 10_000, 'the relay did not stop within 10 s');
+      await withDeadline(producer.disconnect(), 10_000, 'the producer did not disconnect within 10 s');
     }
   });
 
