@@ -69,17 +69,9 @@ export class AppsCgroup {
     return path.join(this.root, `${GROUP_PREFIX}${this.owner}`);
   }
 
-  /**
-   * Makes the group if it may exist here; true when it does. The launcher calls it before it spawns an app,
-   * so a malformed PAYGRID_APP_CPU_SHARES stops the launch before a process exists, not after.
-   */
-  prepare(): boolean {
-    return this.ensure();
-  }
-
   /** Moves process `pid` (every thread of it) into the group; false where there is none to join. */
   join(pid: number | undefined): boolean {
-    if (pid === undefined || !this.ensure()) return false;
+    if (pid === undefined || !this.prepare()) return false;
     try {
       appendFileSync(path.join(this.directory, 'cgroup.procs'), String(pid));
       return true;
@@ -91,7 +83,7 @@ export class AppsCgroup {
 
   /** The shares the group has here, or null where the apps run outside one (for the bench's record). */
   activeShares(): number | null {
-    return this.made || this.ensure() ? this.shares() : null;
+    return this.made || this.prepare() ? this.shares() : null;
   }
 
   /** Removes the group if no process is left in it; a group still in use stays. */
@@ -99,8 +91,12 @@ export class AppsCgroup {
     removeGroupIfEmpty(this.directory);
   }
 
-  /** Makes the group once (sweeping groups whose launcher died); false where it may not exist here. */
-  private ensure(): boolean {
+  /**
+   * Makes the group once (sweeping groups whose launcher died); false where it may not exist here. The
+   * launcher calls it before it spawns an app, so a malformed PAYGRID_APP_CPU_SHARES stops the launch before
+   * a process exists, not after.
+   */
+  prepare(): boolean {
     if (this.unavailable) return false;
     if (existsSync(this.directory)) return true;
     const shares = this.shares();
